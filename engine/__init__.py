@@ -1,0 +1,36 @@
+"""Kodama's rules engine: five games, pure Python, no I/O, no dependencies.
+
+>>> import engine
+>>> game = engine.get_game("dobutsu")
+>>> pos = game.play(game.start(), "b2b3")
+>>> game.side_to_move(pos)
+'second'
+"""
+
+from .core import SIDES, Game, Position, Result
+from .errors import (
+    EngineError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidOptionError,
+    InvalidPositionError,
+    UnknownGameError,
+)
+from .registry import GAMES, get_game
+
+__all__ = [
+    "GAMES",
+    "SIDES",
+    "EngineError",
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidOptionError",
+    "InvalidPositionError",
+    "Position",
+    "Result",
+    "UnknownGameError",
+    "get_game",
+]
