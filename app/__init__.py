@@ -1,0 +1,1 @@
+"""Kodama's server: FastAPI app, game services, realtime fan-out, persistence."""

@@ -1,0 +1,53 @@
+"""Entry points: ``python -m app migrate`` and ``python -m app serve [--host H] [--port P]``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+
+from .core.config import get_settings
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+
+
+def migrate(url: str | None = None) -> None:
+    """Upgrade the database to the newest migration (creating an SQLite file if needed)."""
+    settings = get_settings()
+    if settings.is_sqlite and url is None:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", url or settings.resolved_database_url)
+    command.upgrade(config, "head")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m app", description="Kodama server")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("migrate", help="upgrade the database to the newest schema")
+    serve = sub.add_parser("serve", help="migrate, then serve with uvicorn")
+    serve.add_argument("--host", default=None, help="default: KODAMA_HOST or 127.0.0.1")
+    serve.add_argument("--port", type=int, default=None, help="default: KODAMA_PORT or 8000")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    migrate()
+    if args.command == "serve":
+        import uvicorn  # noqa: PLC0415
+
+        settings = get_settings()
+        uvicorn.run(
+            "app.main:create_app",
+            factory=True,
+            host=args.host or settings.host,
+            port=args.port or settings.port,
+            ws_max_size=settings.max_message_bytes * 4,
+            log_level="info",
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""REST for people in a browser: create, join by id or invite, cancel, read, lobby lists."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, status
+
+import engine
+
+from ...schemas import (
+    CreateGameIn,
+    ErrorOut,
+    GameCreatedOut,
+    GameOut,
+    JoinedOut,
+    LobbyOut,
+    PlayerOut,
+)
+from ...services.games import NewGame
+from ..deps import CurrentPlayer, ServicesDep
+
+router = APIRouter(prefix="/api", tags=["games"])
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 422)
+}
+
+
+@router.get("/me", response_model=PlayerOut)
+async def me(who: CurrentPlayer) -> PlayerOut:
+    return PlayerOut(id=who.id, name=who.name)
+
+
+@router.get("/variants")
+async def variants() -> list[dict[str, Any]]:
+    """Every game's description: board, special squares, pieces, rule options, start."""
+    return [engine.get_game(gid).describe() for gid in engine.GAMES]
+
+
+@router.post(
+    "/games", status_code=status.HTTP_201_CREATED, response_model=GameCreatedOut, responses=ERRORS
+)
+async def create_game(
+    body: CreateGameIn, who: CurrentPlayer, services: ServicesDep, request: Request
+) -> GameCreatedOut:
+    game = await services.games.create(
+        who,
+        NewGame(
+            variant=body.variant,
+            rules=body.rules,
+            minutes=None if body.clock is None else body.clock.minutes,
+            increment=0 if body.clock is None else body.clock.increment,
+            color=body.color,
+            public=body.public,
+        ),
+    )
+    base = str(request.base_url).rstrip("/")
+    return GameCreatedOut(
+        id=game.id,
+        url=f"{base}/game/{game.id}",
+        inviteUrl=f"{base}/invite/{game.invite_token}",
+        game=await services.games.state(game),
+    )
+
+
+@router.get("/games/{game_id}", response_model=GameOut, responses=ERRORS)
+async def get_game(game_id: str, services: ServicesDep) -> GameOut:
+    game = await services.games.get(game_id)
+    return GameOut(game=await services.games.state(game))
+
+
+def _joined(services: ServicesDep, game: Any, who: CurrentPlayer, request: Request) -> JoinedOut:
+    base = str(request.base_url).rstrip("/")
+    seat = services.games.seat_of(game, who.id)
+    return JoinedOut(id=game.id, url=f"{base}/game/{game.id}", seat=seat)  # type: ignore[arg-type]
+
+
+@router.post("/games/{game_id}/join", response_model=JoinedOut, responses=ERRORS)
+async def join_game(
+    game_id: str, who: CurrentPlayer, services: ServicesDep, request: Request
+) -> JoinedOut:
+    """Take the free seat of a public game."""
+    game = await services.games.join(who, game_id=game_id)
+    return _joined(services, game, who, request)
+
+
+@router.post("/invite/{token}", response_model=JoinedOut, responses=ERRORS)
+async def accept_invite(
+    token: str, who: CurrentPlayer, services: ServicesDep, request: Request
+) -> JoinedOut:
+    """Take the free seat of the game this invite belongs to (public or private)."""
+    game = await services.games.join(who, token=token)
+    return _joined(services, game, who, request)
+
+
+@router.post("/games/{game_id}/cancel", response_model=GameOut, responses=ERRORS)
+async def cancel_game(game_id: str, who: CurrentPlayer, services: ServicesDep) -> GameOut:
+    """The creator withdraws a game nobody has joined yet."""
+    game = await services.games.cancel(who, game_id)
+    return GameOut(game=await services.games.state(game))
+
+
+@router.get("/lobby", response_model=LobbyOut)
+async def lobby(services: ServicesDep) -> LobbyOut:
+    return LobbyOut(**await services.games.lobby())

@@ -1,0 +1,192 @@
+"""The two WebSockets: one per game page (players and spectators), one for the lobby.
+
+Protocol: docs/protocol.md. Every server message carries ``ply``; the first is the full
+``state``; a client that sees a gap asks ``{"type": "resync"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from ..identity import COOKIE
+from ..realtime.hub import RESYNC
+from ..services.errors import ServiceError
+from ..services.games import LOBBY_CHANNEL, GameService, Identity, game_channel
+from .deps import Services
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+CLIENT_TYPES = ("move", "resign", "draw", "abort", "claim", "resync", "ping")
+
+
+class Connection:
+    """One socket: sends are serialised (a reply and a broadcast may race)."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self._lock = asyncio.Lock()
+
+    async def send(self, text: str) -> None:
+        async with self._lock:
+            await self.ws.send_text(text)
+
+    async def send_json(self, data: dict[str, Any]) -> None:
+        await self.send(json.dumps(data, separators=(",", ":")))
+
+
+def _error(code: str, message: str, ply: int | None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "error": message, "ply": ply}
+
+
+@router.websocket("/ws/game/{game_id}")
+async def game_socket(ws: WebSocket, game_id: str) -> None:
+    services: Services = ws.app.state.services
+    service = services.games
+    who = services.identities.read(ws.cookies.get(COOKIE))
+    await ws.accept()
+    conn = Connection(ws)
+    try:
+        game = await service.get(game_id)
+    except ServiceError as exc:
+        await conn.send_json(_error(exc.code, exc.message, None))
+        await ws.close(code=4404)
+        return
+    seated = who is not None and service.seat_of(game, who.id) is not None
+    presence = services.presence
+    presence.note_started(game.id, game.started_ms)
+    presence.join(game.id, who.id if who else None, seated)
+    try:
+        async with services.hub.subscribe(game_channel(game.id)) as sub:
+            await services.publish_presence(game.id)
+            await _send_state(conn, service, game.id, who)
+            writer = asyncio.create_task(_forward(conn, sub, service, game.id, who))
+            try:
+                await _read(conn, service, services.settings.max_message_bytes, game.id, who)
+            finally:
+                writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await writer
+    except WebSocketDisconnect:
+        pass
+    finally:
+        presence.leave(game.id, who.id if who else None, seated)
+        with contextlib.suppress(Exception):
+            await services.publish_presence(game.id)
+
+
+async def _send_state(
+    conn: Connection, service: GameService, game_id: str, who: Identity | None
+) -> None:
+    game = await service.get(game_id)
+    state = await service.state(game)
+    me = None if who is None else {"id": who.id, "name": who.name}
+    message: dict[str, Any] = {"type": "state", "ply": game.ply, "game": state, "me": me}
+    if who is not None and who.id == game.creator_id and game.status == "created":
+        message["invite"] = game.invite_token
+    await conn.send_json(message)
+
+
+async def _forward(
+    conn: Connection, sub: Any, service: GameService, game_id: str, who: Identity | None
+) -> None:
+    while True:
+        text = await sub.get()
+        if text == RESYNC:
+            await _send_state(conn, service, game_id, who)
+        else:
+            await conn.send(text)
+
+
+async def _read(
+    conn: Connection, service: GameService, limit: int, game_id: str, who: Identity | None
+) -> None:
+    while True:
+        raw = await conn.ws.receive_text()
+        ply: int | None = None
+        try:
+            if len(raw.encode()) > limit:
+                raise ServiceError("request.too_large", f"messages are limited to {limit} bytes")
+            try:
+                data = json.loads(raw)
+            except ValueError:
+                raise ServiceError("request.malformed", "messages must be JSON objects") from None
+            if not isinstance(data, dict):
+                raise ServiceError("request.malformed", "messages must be JSON objects")
+            kind = data.get("type")
+            if kind not in CLIENT_TYPES:
+                raise ServiceError(
+                    "request.unknown_type",
+                    f"unknown message type {kind!r} (known: {', '.join(CLIENT_TYPES)})",
+                )
+            if kind == "ping":
+                await conn.send_json({"type": "pong", "ply": None})
+                continue
+            if kind == "resync":
+                await _send_state(conn, service, game_id, who)
+                continue
+            if who is None:
+                raise ServiceError("game.not_player", "you are not playing in this game", 403)
+            await _act(service, who, game_id, kind, data)
+        except ServiceError as exc:
+            with contextlib.suppress(ServiceError):
+                ply = (await service.get(game_id)).ply
+            await conn.send_json(_error(exc.code, exc.message, ply))
+
+
+async def _act(
+    service: GameService, who: Identity, game_id: str, kind: str, data: dict[str, Any]
+) -> None:
+    if kind == "move":
+        move, ply = data.get("move"), data.get("ply")
+        if not isinstance(move, str):
+            raise ServiceError("request.invalid", "a move message needs 'move': a move text")
+        if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
+            raise ServiceError("request.invalid", "'ply' must be the number of moves seen")
+        await service.move(who, game_id, move, ply)
+    elif kind == "resign":
+        await service.resign(who, game_id)
+    elif kind == "abort":
+        await service.abort(who, game_id)
+    elif kind == "draw":
+        action = data.get("action")
+        if not isinstance(action, str):
+            raise ServiceError("request.invalid", "a draw message needs 'action'")
+        await service.draw(who, game_id, action)
+    elif kind == "claim":
+        result = data.get("result")
+        if not isinstance(result, str):
+            raise ServiceError("request.invalid", "a claim message needs 'result'")
+        await service.claim(who, game_id, result)
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(ws: WebSocket) -> None:
+    services: Services = ws.app.state.services
+    await ws.accept()
+    conn = Connection(ws)
+    try:
+        async with services.hub.subscribe(LOBBY_CHANNEL) as sub:
+            await conn.send(await services.lobby.message())
+
+            async def forward() -> None:
+                while True:
+                    text = await sub.get()
+                    await conn.send(await services.lobby.message() if text == RESYNC else text)
+
+            writer = asyncio.create_task(forward())
+            try:
+                while True:  # the lobby socket only listens; anything sent is ignored
+                    await ws.receive_text()
+            finally:
+                writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await writer
+    except WebSocketDisconnect:
+        pass

@@ -1,0 +1,66 @@
+"""All settings in one place, read from the environment (pydantic-settings)."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="KODAMA_", env_file=".env", extra="ignore")
+
+    # Unset: an SQLite file under data_dir (the embedded default, zero set-up).
+    # Production and CI: postgresql+asyncpg://user:password@host:port/database
+    database_url: str = Field(
+        default="", validation_alias=AliasChoices("DATABASE_URL", "KODAMA_DATABASE_URL")
+    )
+    # Signs the anonymous-player cookie. Unset: generated once and kept in data_dir, so
+    # players keep their seats across restarts.
+    secret_key: str = Field(
+        default="", validation_alias=AliasChoices("SECRET_KEY", "KODAMA_SECRET_KEY")
+    )
+    data_dir: Path = Path("data")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    # Several instances on one PostgreSQL: events cross instances by LISTEN/NOTIFY.
+    # "auto" = on with PostgreSQL, off with SQLite.
+    notify: str = "auto"
+    # A game whose side to move has not made its first move within this time is aborted.
+    first_move_seconds: float = 60.0
+    # After this long without a connection, the opponent may claim victory or a draw;
+    # shorter for a player who has not moved yet in the game.
+    gone_seconds: float = 30.0
+    gone_unmoved_seconds: float = 15.0
+    # Open seats nobody takes are cancelled after this long (a seek does not live forever).
+    open_game_hours: float = 24.0
+    max_message_bytes: int = 4096
+    cookie_secure: bool = False
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'kodama.sqlite3').resolve()}"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.resolved_database_url.startswith("sqlite")
+
+    def resolved_secret_key(self) -> str:
+        if self.secret_key:
+            return self.secret_key
+        path = self.data_dir / "secret_key"
+        if not path.exists():
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            path.write_text(secrets.token_urlsafe(32), encoding="utf-8")
+            path.chmod(0o600)
+        return path.read_text(encoding="utf-8").strip()
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

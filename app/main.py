@@ -1,0 +1,135 @@
+"""Builds the FastAPI app: services wired in the lifespan, routes, pages, error shapes."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .api import ws
+from .api.deps import Services
+from .api.routes import games
+from .core.config import Settings, get_settings
+from .db import make_engine, make_sessionmaker
+from .identity import COOKIE, MAX_AGE, Identities
+from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
+from .realtime.presence import Presence
+from .services.errors import ServiceError
+from .services.games import GameService, now_ms
+from .services.lobby import LobbyFeed
+from .services.timekeeper import Timekeeper
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    identities = Identities(settings.resolved_secret_key())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = settings.resolved_database_url
+        if settings.is_sqlite:
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+        db = make_engine(url)
+        use_notify = settings.notify == "on" or (
+            settings.notify == "auto" and not settings.is_sqlite
+        )
+        hub: LocalHub = PostgresHub(asyncpg_dsn(url)) if use_notify else LocalHub()
+        await hub.start()
+        service = GameService(
+            make_sessionmaker(db), hub, settings, is_postgres=not settings.is_sqlite
+        )
+        presence = Presence(now_ms)
+        service.gone_for_ms = presence.gone_for_ms
+        services = Services(
+            settings=settings,
+            hub=hub,
+            games=service,
+            presence=presence,
+            identities=identities,
+            timekeeper=Timekeeper(service),
+            lobby=LobbyFeed(service),
+        )
+        app.state.services = services
+        await services.timekeeper.start()
+        try:
+            yield
+        finally:
+            await services.timekeeper.stop()
+            await services.lobby.stop()
+            await hub.stop()
+            await db.dispose()
+
+    app = FastAPI(
+        title="Kodama",
+        summary="Play dobutsu, gorogoro, jungle, yote and wali online.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+
+    @app.middleware("http")
+    async def identity(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        # Every visitor gets an anonymous identity at once: playing needs no sign-up.
+        who = identities.read(request.cookies.get(COOKIE))
+        fresh = who is None
+        if who is None:
+            who = identities.new()
+        request.state.identity = who
+        response = await call_next(request)
+        if fresh:
+            response.set_cookie(
+                COOKIE,
+                identities.cookie(who),
+                max_age=MAX_AGE,
+                httponly=True,
+                samesite="lax",
+                secure=settings.cookie_secure,
+            )
+        return response
+
+    @app.exception_handler(ServiceError)
+    async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse(exc.to_dict(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        )
+        return JSONResponse(
+            {"error": f"invalid request: {problems}", "code": "request.invalid"}, status_code=400
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method.not_allowed"}
+        return JSONResponse(
+            {"error": str(exc.detail), "code": codes.get(exc.status_code, "http.error")},
+            status_code=exc.status_code,
+        )
+
+    app.include_router(games.router)
+    app.include_router(ws.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def page(name: str) -> Callable[..., Awaitable[FileResponse]]:
+        async def serve() -> FileResponse:
+            return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+        return serve
+
+    app.add_api_route("/", page("index.html"), include_in_schema=False)
+    app.add_api_route("/game/{game_id}", page("game.html"), include_in_schema=False)
+    app.add_api_route("/invite/{token}", page("invite.html"), include_in_schema=False)
+    return app

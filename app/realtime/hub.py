@@ -1,0 +1,136 @@
+"""Channel pub/sub behind one small interface.
+
+``LocalHub`` delivers within this process (one instance, the default). ``PostgresHub`` also
+crosses instances sharing one PostgreSQL database through LISTEN/NOTIFY: every instance
+listens on one notification channel, and a message published anywhere reaches the local
+subscribers of every instance. Messages are JSON texts; a subscriber that falls behind (its
+queue is full) gets the ``RESYNC`` marker instead of the messages it missed, and resyncs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+RESYNC = '{"type":"resync"}'
+QUEUE_SIZE = 256
+NOTIFY_CHANNEL = "kodama_events"
+NOTIFY_LIMIT = 7900  # PostgreSQL refuses payloads of 8000 bytes and more
+
+
+class Subscription:
+    """Messages of one channel for one subscriber, in order."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_SIZE)
+        self.lagging = False
+
+    def deliver(self, message: str) -> None:
+        if self.lagging:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            # Too slow a reader: drop what it missed and tell it to ask for the full state.
+            self.lagging = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(RESYNC)
+
+    async def get(self) -> str:
+        message = await self.queue.get()
+        if message == RESYNC:
+            self.lagging = False
+        return message
+
+
+class LocalHub:
+    """In-process channels."""
+
+    def __init__(self) -> None:
+        self._channels: dict[str, set[Subscription]] = {}
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+    async def publish(self, channel: str, message: str) -> None:
+        self.deliver(channel, message)
+
+    def deliver(self, channel: str, message: str) -> None:
+        for sub in tuple(self._channels.get(channel, ())):
+            sub.deliver(message)
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
+        sub = Subscription()
+        self._channels.setdefault(channel, set()).add(sub)
+        try:
+            yield sub
+        finally:
+            subs = self._channels.get(channel)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._channels[channel]
+
+    def subscribers(self, channel: str) -> int:
+        return len(self._channels.get(channel, ()))
+
+
+class PostgresHub(LocalHub):
+    """LocalHub whose messages also travel through PostgreSQL NOTIFY to other instances."""
+
+    def __init__(self, dsn: str) -> None:
+        super().__init__()
+        self._dsn = dsn
+        self._listener: Any = None
+        self._sender: Any = None
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        import asyncpg  # noqa: PLC0415 - only needed with PostgreSQL
+
+        self._listener = await asyncpg.connect(self._dsn)
+        self._sender = await asyncpg.connect(self._dsn)
+        await self._listener.add_listener(NOTIFY_CHANNEL, self._on_notify)
+
+    async def stop(self) -> None:
+        for conn in (self._listener, self._sender):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+        self._listener = self._sender = None
+
+    async def publish(self, channel: str, message: str) -> None:
+        payload = json.dumps({"c": channel, "m": message}, separators=(",", ":"))
+        if len(payload.encode()) > NOTIFY_LIMIT:
+            # Too big for NOTIFY: local subscribers get it as is, the others resync.
+            self.deliver(channel, message)
+            payload = json.dumps({"c": channel, "m": RESYNC, "skip_local": True})
+        async with self._lock:  # one connection, one query at a time
+            await self._sender.execute("SELECT pg_notify($1, $2)", NOTIFY_CHANNEL, payload)
+
+    def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            data = json.loads(payload)
+        except ValueError:
+            log.warning("ignored a malformed notification: %r", payload[:200])
+            return
+        if data.get("skip_local") and _pid == self._sender.get_server_pid():
+            return
+        self.deliver(data["c"], data["m"])
+
+
+def asyncpg_dsn(sqlalchemy_url: str) -> str:
+    """postgresql+asyncpg://… -> postgresql://… for asyncpg.connect."""
+    scheme, rest = sqlalchemy_url.split("://", 1)
+    return "postgresql://" + rest if scheme.startswith("postgresql") else sqlalchemy_url

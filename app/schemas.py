@@ -1,0 +1,54 @@
+"""Request and response bodies of the REST API (Pydantic)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ClockIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    minutes: float = Field(gt=0, le=180, description="initial time per side, in minutes")
+    increment: int = Field(ge=0, le=180, description="seconds added after each move")
+
+
+class CreateGameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    variant: str = Field(description="game id: dobutsu, gorogoro, jungle, yote or wali")
+    rules: dict[str, str] = Field(default_factory=dict, description="rule options of the game")
+    clock: ClockIn | None = Field(default=None, description="Fischer clock; null: no clock")
+    color: Literal["first", "second", "random"] = "random"
+    public: bool = Field(default=True, description="listed in the lobby for anyone to join")
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+
+
+class GameCreatedOut(BaseModel):
+    id: str
+    url: str = Field(description="the game page (players and spectators)")
+    inviteUrl: str = Field(description="whoever opens it first takes the free seat")
+    game: dict[str, Any]
+
+
+class JoinedOut(BaseModel):
+    id: str
+    url: str
+    seat: Literal["first", "second"] | None
+
+
+class GameOut(BaseModel):
+    game: dict[str, Any]
+
+
+class LobbyOut(BaseModel):
+    open: list[dict[str, Any]]
+    live: list[dict[str, Any]]
+
+
+class ErrorOut(BaseModel):
+    error: str
+    code: str

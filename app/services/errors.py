@@ -1,0 +1,14 @@
+"""Service errors: a stable code, a human sentence, and the HTTP status that fits."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def to_dict(self) -> dict[str, str]:
+        return {"error": self.message, "code": self.code}

@@ -1,0 +1,627 @@
+"""The game lifecycle: create, join, cancel, the move pipeline, draws, resign, abort, claims,
+and the server's own time-outs.
+
+Every change runs through ``_change`` (../shared/DESIGN.md, the move pipeline):
+load the game (row lock on PostgreSQL) -> the change checks who may do what and applies it
+(the engine validates moves) -> persist with a version check on ``ply`` (an UPDATE that
+matches no row when another change got there first) -> commit -> publish the event. A
+duplicate or late submission can never apply twice: it finds the ply moved on and is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
+
+import engine
+from engine import EngineError
+
+from ..core.config import Settings
+from ..models import Game, Player
+from ..realtime.hub import LocalHub
+from . import clock
+from .errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+SIDES = ("first", "second")
+ENDED = ("aborted", "noStart", "mate", "resign", "outoftime", "timeout", "draw", "variantEnd")
+MAX_CLOCK_MINUTES = 180
+MAX_INCREMENT_SECONDS = 180
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def other(side: str) -> str:
+    return "second" if side == "first" else "first"
+
+
+def game_channel(game_id: str) -> str:
+    return f"game:{game_id}"
+
+
+LOBBY_CHANNEL = "lobby"
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who is asking: an anonymous visitor (cookie) for now."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class NewGame:
+    variant: str
+    rules: dict[str, str]
+    minutes: float | None  # None: no clock
+    increment: int
+    color: str  # first | second | random
+    public: bool
+
+
+@dataclass
+class Outcome:
+    """What a change did. ``message``: what to publish (None: the full state; nothing if
+    ``quiet``); ``error``: raised after the commit (the change itself is kept)."""
+
+    message: dict[str, Any] | None = None
+    error: ServiceError | None = None
+    quiet: bool = False
+
+
+class Positions:
+    """An LRU of each game's current engine position, so a move is not a replay.
+
+    Keyed by the whole move list, not the ply: a position cached by a transaction that
+    then failed can never stand in for another game history of the same length.
+    """
+
+    def __init__(self, size: int = 10_000) -> None:
+        self._items: OrderedDict[str, tuple[str, Any]] = OrderedDict()
+        self._size = size
+
+    def get(self, game: Game) -> Any:
+        item = self._items.get(game.id)
+        if item is not None and item[0] == game.moves:
+            self._items.move_to_end(game.id)
+            return item[1]
+        rules = engine.get_game(game.variant, **game.rules)
+        pos = rules.start()
+        for text in game.moves.split():
+            pos = rules.play(pos, text)
+        self.put(game.id, game.moves, pos)
+        return pos
+
+    def put(self, game_id: str, moves: str, pos: Any) -> None:
+        self._items[game_id] = (moves, pos)
+        self._items.move_to_end(game_id)
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+
+def status_of(result: engine.Result) -> str:
+    return "mate" if result.reason == "checkmate" else "variantEnd"
+
+
+class GameService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        hub: LocalHub,
+        settings: Settings,
+        *,
+        is_postgres: bool,
+        clock_ms: Callable[[], int] = now_ms,
+    ) -> None:
+        self.sessions = sessions
+        self.hub = hub
+        self.settings = settings
+        self.is_postgres = is_postgres
+        self.now = clock_ms
+        self.positions = Positions()
+        # Called after every committed change with the game (timers, presence, lobby).
+        self.listeners: list[Callable[[Game], None]] = []
+        # Tells whether a player has been away long enough for the opponent to claim.
+        self.gone_for_ms: Callable[[str, str], int] = lambda _game_id, _player_id: 0
+
+    # ---- reading -------------------------------------------------------------------------
+    async def get(self, game_id: str) -> Game:
+        async with self.sessions() as session:
+            game = await session.get(Game, game_id)
+        if game is None:
+            raise ServiceError("game.not_found", f"no game {game_id!r}", 404)
+        return game
+
+    async def players(self, game: Game) -> dict[str, dict[str, str] | None]:
+        ids = [i for i in (game.first_id, game.second_id, game.creator_id) if i]
+        async with self.sessions() as session:
+            rows = (await session.execute(select(Player).where(Player.id.in_(ids)))).scalars()
+            names = {p.id: p.name for p in rows}
+        seats: dict[str, dict[str, str] | None] = {}
+        for side, pid in (("first", game.first_id), ("second", game.second_id)):
+            seats[side] = {"id": pid, "name": names.get(pid, "?")} if pid else None
+        seats["creator"] = {"id": game.creator_id, "name": names.get(game.creator_id, "?")}
+        return seats
+
+    def seat_of(self, game: Game, player_id: str) -> str | None:
+        if game.first_id == player_id:
+            return "first"
+        if game.second_id == player_id:
+            return "second"
+        return None
+
+    async def state(self, game: Game) -> dict[str, Any]:
+        """Everything a client shows: the full state, as sent on (re)connect."""
+        data = self._live(game)
+        data.update(
+            id=game.id,
+            variant=game.variant,
+            name=engine.get_game(game.variant).name,
+            rules=game.rules,
+            public=game.public,
+            moves=game.moves.split(),
+            players=await self.players(game),
+            clock=self._clock(game),
+            createdAt=game.created_ms,
+            startedAt=game.started_ms,
+            finishedAt=game.finished_ms,
+        )
+        return data
+
+    def _clock(self, game: Game) -> dict[str, Any] | None:
+        times = clock.remaining(game, self.now())
+        if times is None:
+            return None
+        return {
+            "initial": game.clock_initial_ms,
+            "increment": game.clock_increment_ms,
+            **times,
+            "running": clock.running(game),
+        }
+
+    def _live(self, game: Game) -> dict[str, Any]:
+        """The part of the state that changes with every move."""
+        pos = self.positions.get(game)
+        rules = engine.get_game(game.variant, **game.rules)
+        over = game.status in ENDED
+        return {
+            "ply": game.ply,
+            "status": game.status,
+            "fen": game.fen,
+            "turn": rules.side_to_move(pos),
+            "legalMoves": [] if over or game.status != "started" else rules.legal_moves(pos),
+            "result": None
+            if not over
+            else {"winner": game.winner, "reason": game.reason, "status": game.status},
+            "drawOffer": game.draw_offer,
+            "clock": self._clock(game),
+            "deadline": self.first_move_deadline(game),
+            "serverTime": self.now(),
+        }
+
+    def first_move_deadline(self, game: Game) -> int | None:
+        if game.status != "started" or game.ply >= 2 or game.turn_started_ms is None:
+            return None
+        return game.turn_started_ms + int(self.settings.first_move_seconds * 1000)
+
+    def due_at(self, game: Game) -> int | None:
+        """When the server must end this game by itself if nothing happens first."""
+        return self.first_move_deadline(game) or clock.flag_at(game)
+
+    # ---- the pipeline --------------------------------------------------------------------
+    async def _change(self, game_id: str, change: Callable[[Game, int], Outcome]) -> Game:
+        for attempt in range(3):
+            try:
+                return await self._change_once(game_id, change)
+            except StaleDataError:
+                # Another change committed between our read and our write: run again on the
+                # new state (a move that named its ply will then be refused as stale).
+                log.info("game %s changed concurrently (attempt %d)", game_id, attempt + 1)
+        raise ServiceError("game.busy", "the game is changing too fast; try again", 409)
+
+    async def _change_once(self, game_id: str, change: Callable[[Game, int], Outcome]) -> Game:
+        async with self.sessions() as session:
+            async with session.begin():
+                stmt = select(Game).where(Game.id == game_id)
+                if self.is_postgres:
+                    stmt = stmt.with_for_update()
+                game = (await session.execute(stmt)).scalar_one_or_none()
+                if game is None:
+                    raise ServiceError("game.not_found", f"no game {game_id!r}", 404)
+                outcome = change(game, self.now())
+            session.expunge(game)
+        for listener in self.listeners:
+            listener(game)
+        if not outcome.quiet:
+            message = outcome.message or await self._state_message(game)
+            await self.hub.publish(
+                game_channel(game.id), json.dumps(message, separators=(",", ":"))
+            )
+        if outcome.error is not None:
+            raise outcome.error
+        return game
+
+    async def _state_message(self, game: Game) -> dict[str, Any]:
+        return {"type": "state", "ply": game.ply, "game": await self.state(game)}
+
+    # ---- creating and joining ------------------------------------------------------------
+    async def ensure_player(self, who: Identity) -> None:
+        async with self.sessions() as session, session.begin():
+            if await session.get(Player, who.id) is None:
+                session.add(Player(id=who.id, name=who.name, created_ms=self.now()))
+
+    async def create(self, who: Identity, new: NewGame) -> Game:
+        try:
+            rules = engine.get_game(new.variant, **new.rules)
+        except EngineError as exc:
+            raise ServiceError(exc.code, str(exc), 400) from None
+        if new.color not in ("first", "second", "random"):
+            raise ServiceError(
+                "request.invalid", f"color must be first, second or random, not {new.color!r}"
+            )
+        if new.minutes is not None and not (0 < new.minutes <= MAX_CLOCK_MINUTES):
+            raise ServiceError(
+                "clock.invalid", f"minutes must be above 0 and at most {MAX_CLOCK_MINUTES}"
+            )
+        if not (0 <= new.increment <= MAX_INCREMENT_SECONDS):
+            raise ServiceError(
+                "clock.invalid", f"increment must be 0 to {MAX_INCREMENT_SECONDS} seconds"
+            )
+        await self.ensure_player(who)
+        initial = None if new.minutes is None else round(new.minutes * 60_000)
+        game = Game(
+            id=secrets.token_urlsafe(6),  # 8 characters, 48 bits: public, only needs no clash
+            variant=new.variant,
+            rules=dict(rules.options),
+            public=new.public,
+            status="created",
+            creator_id=who.id,
+            creator_color=new.color,
+            invite_token=secrets.token_urlsafe(24),  # 192 bits: the seat's secret
+            moves="",
+            ply=0,
+            fen=rules.to_text(rules.start()),
+            clock_initial_ms=initial,
+            clock_increment_ms=None if initial is None else new.increment * 1000,
+            first_ms=initial,
+            second_ms=initial,
+            created_ms=self.now(),
+        )
+        async with self.sessions() as session, session.begin():
+            session.add(game)
+        if new.color != "random":
+            # The creator's seat is known at once; the other waits for whoever comes.
+            await self._change(game.id, lambda g, _now: self._seat_creator(g))
+        else:
+            for listener in self.listeners:
+                listener(game)
+        return await self.get(game.id)
+
+    @staticmethod
+    def _seat_creator(game: Game) -> Outcome:
+        if game.creator_color == "first":
+            game.first_id = game.creator_id
+        else:
+            game.second_id = game.creator_id
+        return Outcome()
+
+    async def join(
+        self, who: Identity, game_id: str | None = None, token: str | None = None
+    ) -> Game:
+        """Take the free seat: of a public game by id, or of any game by its invite token."""
+        if token is not None:
+            async with self.sessions() as session:
+                found = (
+                    await session.execute(select(Game.id).where(Game.invite_token == token))
+                ).scalar_one_or_none()
+            if found is None:
+                raise ServiceError("invite.not_found", "this invite link is not valid", 404)
+            game_id = found
+        assert game_id is not None
+        await self.ensure_player(who)
+
+        def take_seat(game: Game, now: int) -> Outcome:
+            if who.id in (game.creator_id, game.first_id, game.second_id):
+                return Outcome(quiet=True)  # already in the game: nothing to do
+            if token is None and not game.public:
+                raise ServiceError(
+                    "game.private", "this game is private: join it with its invite link", 403
+                )
+            if game.status != "created":
+                raise ServiceError("game.seat_taken", "this game's seats are taken", 409)
+            color = game.creator_color
+            if color == "random":
+                color = secrets.choice(SIDES)  # the rules: the first player is drawn at random
+            if color == "first":
+                game.first_id, game.second_id = game.creator_id, who.id
+            else:
+                game.first_id, game.second_id = who.id, game.creator_id
+            game.status = "started"
+            game.started_ms = now
+            game.turn_started_ms = now
+            return Outcome()
+
+        return await self._change(game_id, take_seat)
+
+    async def cancel(self, who: Identity, game_id: str) -> Game:
+        def cancel(game: Game, now: int) -> Outcome:
+            if game.creator_id != who.id:
+                raise ServiceError("game.not_creator", "only the creator can cancel a game", 403)
+            if game.status != "created":
+                raise ServiceError(
+                    "game.not_cancelable", "someone has joined: the game can only be aborted", 409
+                )
+            self._finish(game, now, "aborted", None, "canceled")
+            return Outcome()
+
+        return await self._change(game_id, cancel)
+
+    # ---- playing -------------------------------------------------------------------------
+    def _seat(self, game: Game, who: Identity) -> str:
+        side = self.seat_of(game, who.id)
+        if side is None:
+            raise ServiceError("game.not_player", "you are not playing in this game", 403)
+        return side
+
+    @staticmethod
+    def _require_started(game: Game) -> None:
+        if game.status in ENDED:
+            raise ServiceError("game.over", f"the game is over ({game.status}: {game.reason})", 409)
+        if game.status != "started":
+            raise ServiceError("game.not_started", "the game waits for its second player", 409)
+
+    @staticmethod
+    def _finish(game: Game, now: int, status: str, winner: str | None, reason: str) -> None:
+        game.status = status
+        game.winner = winner
+        game.reason = reason
+        game.finished_ms = now
+        game.draw_offer = None
+        if clock.running(game) and game.turn_started_ms is not None:
+            times = clock.remaining(game, now)
+            if times is not None:
+                game.first_ms, game.second_ms = times["first"], times["second"]
+        game.turn_started_ms = now
+
+    def _expire_if_due(self, game: Game, now: int) -> bool:
+        """End the game if its clock or first-move deadline ran out; True if it did."""
+        if game.status != "started":
+            return False
+        side = clock.side_to_move(game)
+        deadline = self.first_move_deadline(game)
+        if deadline is not None and now >= deadline:
+            self._finish(game, now, "noStart", None, "first_move")
+            return True
+        flag = clock.flag_at(game)
+        if flag is not None and now >= flag:
+            if side == "first":
+                game.first_ms = 0
+            else:
+                game.second_ms = 0
+            game.turn_started_ms = now
+            self._finish(game, now, "outoftime", other(side), "outoftime")
+            return True
+        return False
+
+    async def move(self, who: Identity, game_id: str, text: str, ply: int | None = None) -> Game:
+        """The move pipeline. ``ply``: the number of moves the client has seen (stale check)."""
+        if not isinstance(text, str) or not text or len(text) > 16:
+            raise ServiceError("move.invalid", f"not a move text: {text!r}", 400)
+
+        def play(game: Game, now: int) -> Outcome:
+            side = self._seat(game, who)
+            if self._expire_if_due(game, now):
+                return Outcome(
+                    error=ServiceError("game.over", f"the game is over ({game.status})", 409)
+                )
+            self._require_started(game)
+            if ply is not None and ply != game.ply:
+                raise ServiceError(
+                    "game.stale",
+                    f"the game is at ply {game.ply}, not {ply}: resync and try again",
+                    409,
+                )
+            rules = engine.get_game(game.variant, **game.rules)
+            pos = self.positions.get(game)
+            if rules.side_to_move(pos) != side:
+                raise ServiceError("game.not_your_turn", "it is not your turn", 409)
+            try:
+                after = rules.play(pos, text)
+            except EngineError as exc:
+                status = 422 if exc.code == "move.illegal" else 400
+                raise ServiceError(exc.code, str(exc), status) from None
+            left = clock.charge(game, side, now)
+            if left is None:  # the flag fell before the move arrived
+                self._expire_if_due(game, now)
+                return Outcome(
+                    error=ServiceError("game.over", "your time ran out before the move", 409)
+                )
+            if side == "first":
+                game.first_ms = left
+            else:
+                game.second_ms = left
+            game.moves = f"{game.moves} {text}" if game.moves else text
+            game.ply += 1
+            game.fen = rules.to_text(after)
+            game.turn_started_ms = now
+            if game.draw_offer == other(side):
+                game.draw_offer = None  # moving declines the opponent's offer
+            result = rules.result(after)
+            if result is not None:
+                self._finish(game, now, status_of(result), result.winner, result.reason)
+            self.positions.put(game.id, game.moves, after)
+            return Outcome({"type": "move", "move": text, **self._live(game)})
+
+        return await self._change(game_id, play)
+
+    async def resign(self, who: Identity, game_id: str) -> Game:
+        def resign(game: Game, now: int) -> Outcome:
+            side = self._seat(game, who)
+            if self._expire_if_due(game, now):
+                return Outcome()
+            self._require_started(game)
+            self._finish(game, now, "resign", other(side), "resign")
+            return Outcome()
+
+        return await self._change(game_id, resign)
+
+    async def abort(self, who: Identity, game_id: str) -> Game:
+        def abort(game: Game, now: int) -> Outcome:
+            self._seat(game, who)
+            self._require_started(game)
+            if game.ply >= 2:
+                raise ServiceError(
+                    "game.not_abortable",
+                    "both players have moved: the game can no longer be aborted",
+                    409,
+                )
+            self._finish(game, now, "aborted", None, "abort")
+            return Outcome()
+
+        return await self._change(game_id, abort)
+
+    async def draw(self, who: Identity, game_id: str, action: str) -> Game:
+        """offer (accepts a standing offer of the opponent), accept, or decline."""
+        if action not in ("offer", "accept", "decline"):
+            raise ServiceError("request.invalid", f"unknown draw action {action!r}")
+
+        def draw(game: Game, now: int) -> Outcome:
+            side = self._seat(game, who)
+            if self._expire_if_due(game, now):
+                return Outcome()
+            self._require_started(game)
+            offered_by_opponent = game.draw_offer == other(side)
+            if action == "offer" and not offered_by_opponent:
+                game.draw_offer = side
+            elif action in ("offer", "accept"):
+                if not offered_by_opponent:
+                    raise ServiceError("draw.no_offer", "your opponent has not offered a draw", 409)
+                self._finish(game, now, "draw", None, "agreement")
+            else:
+                if not offered_by_opponent:
+                    raise ServiceError("draw.no_offer", "your opponent has not offered a draw", 409)
+                game.draw_offer = None
+            return Outcome()
+
+        return await self._change(game_id, draw)
+
+    async def claim(self, who: Identity, game_id: str, kind: str) -> Game:
+        """Claim victory or a draw when the opponent has been gone past the grace period."""
+        if kind not in ("victory", "draw"):
+            raise ServiceError("request.invalid", f"one claims victory or draw, not {kind!r}")
+
+        def claim(game: Game, now: int) -> Outcome:
+            side = self._seat(game, who)
+            if self._expire_if_due(game, now):
+                return Outcome()
+            self._require_started(game)
+            opponent_id = game.second_id if side == "first" else game.first_id
+            assert opponent_id is not None
+            grace = self.grace_ms(game, other(side))
+            if self.gone_for_ms(game.id, opponent_id) < grace:
+                raise ServiceError(
+                    "claim.too_early",
+                    f"your opponent has not been gone for {grace // 1000} seconds",
+                    409,
+                )
+            if kind == "victory":
+                self._finish(game, now, "timeout", side, "opponent_gone")
+            else:
+                self._finish(game, now, "draw", None, "opponent_gone")
+            return Outcome()
+
+        return await self._change(game_id, claim)
+
+    def grace_ms(self, game: Game, side: str) -> int:
+        """How long ``side`` may be away before the opponent can claim (shorter if unmoved)."""
+        moved = game.ply >= (1 if side == "first" else 2)
+        seconds = self.settings.gone_seconds if moved else self.settings.gone_unmoved_seconds
+        return int(seconds * 1000)
+
+    async def expire(self, game_id: str) -> Game | None:
+        """The server's own time-out check (timers call it; safe to call any time)."""
+
+        def expire(game: Game, now: int) -> Outcome:
+            return Outcome(quiet=not self._expire_if_due(game, now))
+
+        try:
+            return await self._change(game_id, expire)
+        except ServiceError:
+            return None
+
+    # ---- lists ---------------------------------------------------------------------------
+    async def lobby(self, limit: int = 100) -> dict[str, list[dict[str, Any]]]:
+        async with self.sessions() as session:
+            open_rows = (
+                await session.execute(
+                    select(Game)
+                    .where(Game.status == "created", Game.public.is_(True))
+                    .order_by(Game.created_ms.desc())
+                    .limit(limit)
+                )
+            ).scalars()
+            open_games = list(open_rows)
+            live_rows = (
+                await session.execute(
+                    select(Game)
+                    .where(Game.status == "started")
+                    .order_by(Game.started_ms.desc())
+                    .limit(limit)
+                )
+            ).scalars()
+            live_games = list(live_rows)
+            ids = {g.creator_id for g in open_games} | {
+                i for g in live_games for i in (g.first_id, g.second_id) if i
+            }
+            names = {
+                p.id: p.name
+                for p in (await session.execute(select(Player).where(Player.id.in_(ids)))).scalars()
+            }
+
+        def summary(game: Game) -> dict[str, Any]:
+            return {
+                "id": game.id,
+                "variant": game.variant,
+                "rules": game.rules,
+                "clock": None
+                if game.clock_initial_ms is None
+                else {"initial": game.clock_initial_ms, "increment": game.clock_increment_ms},
+            }
+
+        return {
+            "open": [
+                {
+                    **summary(g),
+                    "creator": names.get(g.creator_id, "?"),
+                    "color": g.creator_color,
+                }
+                for g in open_games
+            ],
+            "live": [
+                {
+                    **summary(g),
+                    "first": names.get(g.first_id or "", "?"),
+                    "second": names.get(g.second_id or "", "?"),
+                }
+                for g in live_games
+            ],
+        }
+
+    async def live_game_ids(self) -> list[str]:
+        async with self.sessions() as session:
+            rows = await session.execute(select(Game.id).where(Game.status == "started"))
+            return [r[0] for r in rows]

@@ -1,0 +1,1 @@
+"""Benchmarks that print numbers (speed and strength goals live here, not in tests)."""
