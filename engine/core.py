@@ -364,9 +364,9 @@ def parse_board(
         i = 0
         while i < len(row):
             ch = row[i]
-            if ch.isdigit() and ch != "0":
+            if ch in "123456789":  # ASCII only: str.isdigit() also takes other scripts' digits
                 j = i
-                while j < len(row) and row[j].isdigit():
+                while j < len(row) and row[j] in "0123456789":
                     j += 1
                 cells.extend([None] * int(row[i:j]))
                 i = j

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..core import Option
-from .shogi import DIRECTIONS, PieceKind, ShogiGame, ShogiRules
+from .shogi import DIRECTIONS, PieceKind, ShogiGame, ShogiPosition, ShogiRules
 
 KINDS = (
     PieceKind("L", {"animals": "Lion", "yokai": "Koropokkuru"}, DIRECTIONS["king"], royal=True),
@@ -35,8 +35,15 @@ RULESETS = {
 }
 
 
+class DobutsuPosition(ShogiPosition):
+    """A dobutsu position (its own type: positions of another game are refused)."""
+
+    __slots__ = ()
+
+
 class Dobutsu(ShogiGame):
     id = "dobutsu"
+    POSITION = DobutsuPosition
     name = "Dōbutsu shōgi"
     files = 3
     ranks = 4

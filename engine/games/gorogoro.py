@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .shogi import DIRECTIONS, PieceKind, ShogiGame, ShogiRules
+from .shogi import DIRECTIONS, PieceKind, ShogiGame, ShogiPosition, ShogiRules
 
 RULES = ShogiRules(
     files=5,
@@ -42,8 +42,15 @@ RULES = ShogiRules(
 )
 
 
+class GorogoroPosition(ShogiPosition):
+    """A gorogoro position (its own type: positions of another game are refused)."""
+
+    __slots__ = ()
+
+
 class Gorogoro(ShogiGame):
     id = "gorogoro"
+    POSITION = GorogoroPosition
     name = "Gorogoro shōgi"
     files = 5
     ranks = 6

@@ -83,7 +83,6 @@ DIRECTIONS = _DIRECTIONS
 class ShogiGame(Game[ShogiPosition]):
     """A game of the shogi family, fully described by ``self.rules``."""
 
-    POSITION = ShogiPosition
     TEXT_FIELDS = 3
     RULES: ClassVar[ShogiRules]
 
@@ -141,9 +140,11 @@ class ShogiGame(Game[ShogiPosition]):
         self._token = re.compile("|".join(re.escape(t) for t in reversed(tokens)))
         droppable = "".join(kinds[c - 1].letter for c in self._hand_kinds)
         self._hand_token = re.compile(rf"(\d*)([{droppable}{droppable.lower()}])")
+        # A drop names one of the game's pieces: other letters are not move texts at all.
+        piece_letters = "".join(k.letter for k in kinds if len(k.letter) == 1)
         self.MOVE_SYNTAX = re.compile(  # type: ignore[misc]
             rf"[a-{chr(96 + files)}][1-{ranks}][a-{chr(96 + files)}][1-{ranks}]\+?"
-            rf"|[A-Z]\*[a-{chr(96 + files)}][1-{ranks}]"
+            rf"|[{piece_letters}]\*[a-{chr(96 + files)}][1-{ranks}]"
         )
         self._start_position = self._decode([rules.start, "f", "-"], ())
 
@@ -258,6 +259,8 @@ class ShogiGame(Game[ShogiPosition]):
         board[to] = piece
         return self._make(tuple(board), 1 - side, tuple(hands), (*pos.history, pos.digest))
 
+    POSITION: ClassVar[type[ShogiPosition]]
+
     def _make(
         self,
         board: tuple[int, ...],
@@ -265,7 +268,7 @@ class ShogiGame(Game[ShogiPosition]):
         hands: tuple[int, ...],
         history: tuple[str, ...],
     ) -> ShogiPosition:
-        pos = ShogiPosition.__new__(ShogiPosition)
+        pos = self.POSITION.__new__(self.POSITION)
         pos._init(
             board=board,
             side=side,
@@ -371,6 +374,13 @@ class ShogiGame(Game[ShogiPosition]):
             index = self._hand_index[self._codes[letter.upper()]]
             hands[side * count + index] = int(digits) if digits else 1
             pos = match.end()
+        canonical = self._encode_hands(tuple(hands))
+        if canonical != field:
+            raise InvalidPositionError(
+                f"hands {field!r} must be written {canonical!r} (first's pieces, then second's, "
+                f"in the order {''.join(self.rules.kinds[c - 1].letter for c in self._hand_kinds)},"
+                f" a count only above 1) in {text!r}"
+            )
         return tuple(hands)
 
     def _validate(
