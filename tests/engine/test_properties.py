@@ -29,9 +29,7 @@ for _gid in engine.GAMES:
 IDS = [gid + "".join(f"-{k}={v}" for k, v in opts.items()) for gid, opts in VARIANTS]
 
 MAX_PLIES = 400
-SETTINGS = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def playout(game: Any, choices: list[int]) -> list[Any]:
@@ -183,8 +181,8 @@ def test_non_string_input_raises_engine_errors(gid: str) -> None:
     pos = game.start()
     for bad in (None, 12, b"a1a2", ["a1a2"]):
         with pytest.raises(InvalidMoveError):
-            game.play(pos, bad)
+            game.play(pos, bad)  # type: ignore[arg-type]
         with pytest.raises(engine.InvalidPositionError):
-            game.from_text(bad)
+            game.from_text(bad)  # type: ignore[arg-type]
     with pytest.raises(engine.InvalidPositionError):
         game.legal_moves("not a position")
