@@ -11,7 +11,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="KODAMA_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="KODAMA_", env_file=".env", extra="ignore", populate_by_name=True
+    )
 
     # Unset: an SQLite file under data_dir (the embedded default, zero set-up).
     # Production and CI: postgresql+asyncpg://user:password@host:port/database

@@ -39,12 +39,10 @@ def flag_at(game: Game) -> int | None:
 
 
 def charge(game: Game, side: str, now_ms: int) -> int | None:
-    """The mover's time left after its move (increment added); None if it had run out."""
-    if not running(game) or game.turn_started_ms is None:
-        return game.first_ms if side == "first" else game.second_ms
+    """The mover's time after its move: time since its turn began charged, increment added.
+
+    None without a clock. The caller has checked the flag has not fallen."""
     before = game.first_ms if side == "first" else game.second_ms
-    assert before is not None
-    left = before - (now_ms - game.turn_started_ms)
-    if left <= 0:
-        return None
-    return left + (game.clock_increment_ms or 0)
+    if before is None or not running(game) or game.turn_started_ms is None:
+        return before
+    return max(0, before - (now_ms - game.turn_started_ms)) + (game.clock_increment_ms or 0)

@@ -445,11 +445,6 @@ class GameService:
                 status = 422 if exc.code == "move.illegal" else 400
                 raise ServiceError(exc.code, str(exc), status) from None
             left = clock.charge(game, side, now)
-            if left is None:  # the flag fell before the move arrived
-                self._expire_if_due(game, now)
-                return Outcome(
-                    error=ServiceError("game.over", "your time ran out before the move", 409)
-                )
             if side == "first":
                 game.first_ms = left
             else:

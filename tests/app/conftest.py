@@ -1,0 +1,113 @@
+"""App fixtures: the real app on a migrated database, SQLite or PostgreSQL, and players."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.__main__ import migrate
+from app.core.config import Settings
+from app.identity import COOKIE, Identities
+from app.main import create_app
+
+SECRET = "test-secret-key"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'kodama.sqlite3'}"
+    else:
+        url = request.getfixturevalue("postgres_url")
+    migrate(url)
+    return url
+
+
+def make_settings(url: str, data_dir: Path, **overrides: Any) -> Settings:
+    return Settings(database_url=url, data_dir=data_dir, secret_key=SECRET, **overrides)
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return make_settings(database_url, tmp_path)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+class Player:
+    """One person: a browser with its own identity cookie."""
+
+    def __init__(self, client: TestClient, name: str) -> None:
+        self.client = client
+        self.who = Identities.new()
+        self.cookie = f"{COOKIE}={Identities(SECRET).cookie(self.who)}"
+        self.label = name
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"cookie": self.cookie}
+
+    def post(self, url: str, body: Any = None) -> Any:
+        return self.client.post(url, json=body, headers=self.headers)
+
+    def get(self, url: str) -> Any:
+        return self.client.get(url, headers=self.headers)
+
+    def socket(self, game_id: str) -> Any:
+        return self.client.websocket_connect(f"/ws/game/{game_id}", headers=self.headers)
+
+    def create(self, variant: str = "dobutsu", **body: Any) -> dict[str, Any]:
+        body = {"variant": variant, "color": "first", **body}
+        response = self.post("/api/games", body)
+        assert response.status_code == 201, response.text
+        data: dict[str, Any] = response.json()
+        return data
+
+
+@pytest.fixture
+def alice(client: TestClient) -> Player:
+    return Player(client, "alice")
+
+
+@pytest.fixture
+def bob(client: TestClient) -> Player:
+    return Player(client, "bob")
+
+
+@pytest.fixture
+def carol(client: TestClient) -> Player:
+    return Player(client, "carol")
+
+
+def invite_token(created: dict[str, Any]) -> str:
+    return str(created["inviteUrl"]).rsplit("/", 1)[1]
+
+
+def started_game(alice: Player, bob: Player, variant: str = "dobutsu", **body: Any) -> str:
+    """A game alice (first) created and bob joined by its invite link."""
+    created = alice.create(variant, **body)
+    response = bob.post(f"/api/invite/{invite_token(created)}")
+    assert response.status_code == 200, response.text
+    return str(created["id"])
+
+
+def receive(ws: Any, kind: str, limit: int = 20) -> dict[str, Any]:
+    """The next message of this type (others, such as presence, are skipped)."""
+    for _ in range(limit):
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind!r} message among the next {limit}")
+
+
+def send(ws: Any, **message: Any) -> None:
+    ws.send_text(json.dumps(message))

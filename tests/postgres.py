@@ -1,0 +1,157 @@
+"""A throwaway PostgreSQL server for the tests and the benchmarks.
+
+The machine's server binaries are used (Debian's ``postgresql`` package, installed with apt
+when missing: CI machines start with only what the project installs); a fresh cluster is
+created in a temporary folder and started on a free loopback port, then removed. PostgreSQL
+refuses to run as root, so as root the server runs as the ``postgres`` system user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def _bin_dir() -> Path | None:
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"),
+        key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0,
+    )
+    if found:
+        return found[-1].parent
+    pg_ctl = shutil.which("pg_ctl")
+    return Path(pg_ctl).parent if pg_ctl else None
+
+
+def ensure_binaries() -> Path:
+    """The folder of pg_ctl and initdb, installing Debian's postgresql package if needed."""
+    bin_dir = _bin_dir()
+    if bin_dir is not None:
+        return bin_dir
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        raise RuntimeError(
+            "PostgreSQL server binaries not found and cannot be installed here: "
+            "install Debian's 'postgresql' package (apt-get install postgresql)"
+        )
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-q"], check=True, env=env, capture_output=True)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-q", "--no-install-recommends", "postgresql"],
+        check=True,
+        env=env,
+        capture_output=True,
+    )
+    bin_dir = _bin_dir()
+    if bin_dir is None:
+        raise RuntimeError("apt-get installed postgresql but pg_ctl is still not found")
+    return bin_dir
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class TempPostgres:
+    """``with TempPostgres() as pg: pg.url("dbname")`` — a cluster for the block's duration."""
+
+    def __init__(self, *, durable: bool = False) -> None:
+        # durable=False turns fsync off: tests need no crash safety of the database server
+        # itself (the server under test is what gets killed, never PostgreSQL).
+        self.durable = durable
+        self.bin_dir = ensure_binaries()
+        self.port = free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="kodama-pg-"))
+        self.data = self.root / "data"
+        self._user: list[str] = []
+
+    def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            [*self._user, *args], capture_output=True, text=True, check=False, cwd=self.root
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+        return done
+
+    def start(self) -> TempPostgres:
+        if os.geteuid() == 0:
+            account = pwd.getpwnam("postgres")
+            os.chown(self.root, account.pw_uid, account.pw_gid)
+            self._user = ["runuser", "-u", "postgres", "--"]
+        self._run(
+            str(self.bin_dir / "initdb"),
+            "-D", str(self.data),
+            "-U", "postgres",
+            "--auth=trust",
+            "-E", "UTF8",
+            "--no-sync",
+        )  # fmt: skip
+        options = [
+            f"-p {self.port}",
+            f"-k {self.root}",
+            "-c listen_addresses=127.0.0.1",
+            "-c max_connections=300",
+        ]
+        if not self.durable:
+            options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
+        self._run(
+            str(self.bin_dir / "pg_ctl"),
+            "-D", str(self.data),
+            "-o", " ".join(options),
+            "-l", str(self.root / "server.log"),
+            "-w",
+            "-t", "60",
+            "start",
+        )  # fmt: skip
+        return self
+
+    def create_database(self, name: str) -> str:
+        self._run(
+            str(self.bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
+            "-U", "postgres", name,
+        )  # fmt: skip
+        return self.url(name)
+
+    def url(self, name: str) -> str:
+        return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/{name}"
+
+    def stop(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self) -> TempPostgres:
+        return self.start()
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+
+@contextlib.contextmanager
+def temp_postgres(*, durable: bool = False) -> Iterator[TempPostgres]:
+    pg = TempPostgres(durable=durable)
+    pg.start()
+    try:
+        yield pg
+    finally:
+        pg.stop()
+
+
+def wait_for_port(port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on port {port} after {timeout} s")
