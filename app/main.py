@@ -50,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         presence = Presence(now_ms)
         service.gone_for_ms = presence.gone_for_ms
+        service.listeners.append(lambda game: presence.changed(game.id, game.ply))
         services = Services(
             settings=settings,
             hub=hub,

@@ -28,17 +28,8 @@ class Services:
     lobby: LobbyFeed
 
     async def publish_presence(self, game_id: str) -> None:
-        game = await self.games.get(game_id)
-        message = {
-            "type": "presence",
-            "ply": game.ply,
-            "online": {
-                "first": self.presence.online(game_id, game.first_id),
-                "second": self.presence.online(game_id, game.second_id),
-            },
-            "spectators": self.presence.spectators(game_id),
-        }
-        await self.hub.publish(game_channel(game_id), json.dumps(message, separators=(",", ":")))
+        message = json.dumps(self.presence.message(game_id), separators=(",", ":"))
+        await self.hub.publish(game_channel(game_id), message)
 
 
 def get_services(request: Request) -> Services:

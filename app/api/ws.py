@@ -23,6 +23,7 @@ from .deps import Services
 log = logging.getLogger(__name__)
 router = APIRouter()
 
+_detached: set[asyncio.Task[None]] = set()
 CLIENT_TYPES = ("move", "resign", "draw", "abort", "claim", "resync", "ping")
 
 
@@ -58,10 +59,10 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await conn.send_json(_error(exc.code, exc.message, None))
         await ws.close(code=4404)
         return
-    seated = who is not None and service.seat_of(game, who.id) is not None
+    side = None if who is None else service.seat_of(game, who.id)
     presence = services.presence
-    presence.note_started(game.id, game.started_ms)
-    presence.join(game.id, who.id if who else None, seated)
+    presence.ply[game.id] = game.ply
+    presence.join(game.id, side)
     try:
         async with services.hub.subscribe(game_channel(game.id)) as sub:
             await services.publish_presence(game.id)
@@ -76,9 +77,11 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        presence.leave(game.id, who.id if who else None, seated)
-        with contextlib.suppress(Exception):
-            await services.publish_presence(game.id)
+        presence.leave(game.id, side)
+        # Detached: this handler may be cancelled (shutdown, test client) before it finishes.
+        task = asyncio.get_running_loop().create_task(services.publish_presence(game.id))
+        _detached.add(task)
+        task.add_done_callback(_detached.discard)
 
 
 async def _send_state(

@@ -135,8 +135,8 @@ class GameService:
         self.positions = Positions()
         # Called after every committed change with the game (timers, presence, lobby).
         self.listeners: list[Callable[[Game], None]] = []
-        # Tells whether a player has been away long enough for the opponent to claim.
-        self.gone_for_ms: Callable[[str, str], int] = lambda _game_id, _player_id: 0
+        # How long a seat (game id, side) has had nobody connected: for claims.
+        self.gone_for_ms: Callable[[str, str], int | None] = lambda _game_id, _side: None
 
     # ---- reading -------------------------------------------------------------------------
     async def get(self, game_id: str) -> Game:
@@ -524,10 +524,11 @@ class GameService:
             if self._expire_if_due(game, now):
                 return Outcome()
             self._require_started(game)
-            opponent_id = game.second_id if side == "first" else game.first_id
-            assert opponent_id is not None
             grace = self.grace_ms(game, other(side))
-            if self.gone_for_ms(game.id, opponent_id) < grace:
+            gone = self.gone_for_ms(game.id, other(side))
+            if gone is None:
+                raise ServiceError("claim.opponent_present", "your opponent is connected", 409)
+            if gone < grace:
                 raise ServiceError(
                     "claim.too_early",
                     f"your opponent has not been gone for {grace // 1000} seconds",

@@ -111,3 +111,41 @@ def receive(ws: Any, kind: str, limit: int = 20) -> dict[str, Any]:
 
 def send(ws: Any, **message: Any) -> None:
     ws.send_text(json.dumps(message))
+
+
+@pytest.fixture
+def make_client(database_url: str, tmp_path: Path) -> Iterator[Any]:
+    """A client whose app has these settings overridden (short deadlines, say)."""
+    stack: list[TestClient] = []
+
+    def make(**overrides: Any) -> TestClient:
+        c = TestClient(create_app(make_settings(database_url, tmp_path, **overrides)))
+        c.__enter__()
+        stack.append(c)
+        return c
+
+    yield make
+    for c in reversed(stack):
+        c.__exit__(None, None, None)
+
+
+class FakeClock:
+    """The service's clock, moved by hand (milliseconds since the epoch)."""
+
+    def __init__(self, start: int = 1_800_000_000_000) -> None:
+        self.now = start
+
+    def __call__(self) -> int:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += round(seconds * 1000)
+
+
+def move_at(ws: Any, ply: int, limit: int = 40) -> dict[str, Any]:
+    """Read this socket's messages up to the move that made ``ply``."""
+    for _ in range(limit):
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "move" and message["ply"] == ply:
+            return message
+    raise AssertionError(f"no move reached ply {ply}")
