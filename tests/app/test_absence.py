@@ -8,7 +8,7 @@ import time
 from tests.app.conftest import Player, move_at, receive, send, started_game
 
 
-def _presence_until(ws, online: dict[str, bool]) -> dict:
+def _presence_until(ws, online: dict[str, bool]) -> dict[str, object]:
     for _ in range(20):
         message = receive(ws, "presence")
         if message["online"] == online:

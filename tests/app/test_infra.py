@@ -1,0 +1,109 @@
+"""Settings, migrations and the event hub, against the real databases."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Connection, inspect
+
+from app.__main__ import migrate
+from app.core.config import Settings
+from app.db import make_engine
+from app.models import Base
+from app.realtime.hub import QUEUE_SIZE, RESYNC, LocalHub, PostgresHub, asyncpg_dsn
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def test_database_url_unset_means_an_sqlite_file_in_the_data_dir(tmp_path, monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("KODAMA_DATABASE_URL", raising=False)
+    settings = Settings(data_dir=tmp_path)
+    assert settings.is_sqlite
+    assert settings.resolved_database_url == f"sqlite+aiosqlite:///{tmp_path / 'kodama.sqlite3'}"
+
+
+def test_database_url_comes_from_the_environment(monkeypatch):
+    url = "postgresql+asyncpg://kodama:secret@db:5432/kodama"
+    monkeypatch.setenv("DATABASE_URL", url)
+    settings = Settings()
+    assert settings.resolved_database_url == url
+    assert not settings.is_sqlite
+    assert asyncpg_dsn(url) == "postgresql://kodama:secret@db:5432/kodama"
+
+
+def test_the_generated_secret_key_is_kept_across_restarts(tmp_path, monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    first = Settings(data_dir=tmp_path).resolved_secret_key()
+    assert len(first) >= 32
+    assert Settings(data_dir=tmp_path).resolved_secret_key() == first
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+def _diff(connection: Connection) -> list[object]:
+    context = MigrationContext.configure(connection)
+    return list(compare_metadata(context, Base.metadata))
+
+
+@pytest.mark.anyio
+async def test_migrations_build_exactly_the_models(database_url):
+    # database_url is already migrated to head by the fixture.
+    engine = make_engine(database_url)
+    try:
+        async with engine.connect() as conn:
+            assert await conn.run_sync(_diff) == []
+            tables = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
+        assert {"players", "games", "alembic_version"} <= tables
+    finally:
+        await engine.dispose()
+
+
+def test_migrating_twice_is_harmless(database_url):
+    migrate(database_url)
+
+
+def test_the_app_never_creates_tables_itself():
+    for path in (ROOT / "app").rglob("*.py"):
+        assert "create_all" not in path.read_text(encoding="utf-8"), path
+
+
+@pytest.mark.anyio
+async def test_a_slow_subscriber_is_told_to_resync_instead_of_blocking_others():
+    hub = LocalHub()
+    async with hub.subscribe("c") as slow, hub.subscribe("c") as fast:
+        for i in range(QUEUE_SIZE + 10):
+            await hub.publish("c", json.dumps({"n": i}))
+            assert json.loads(await fast.get()) == {"n": i}
+        assert await slow.get() == RESYNC
+        await hub.publish("c", '{"n":"after"}')
+        assert await slow.get() == '{"n":"after"}'
+
+
+@pytest.mark.anyio
+async def test_events_cross_instances_through_postgres_notify(postgres_url):
+    one, two = PostgresHub(asyncpg_dsn(postgres_url)), PostgresHub(asyncpg_dsn(postgres_url))
+    await one.start()
+    await two.start()
+    try:
+        async with one.subscribe("game:x") as on_one, two.subscribe("game:x") as on_two:
+            await one.publish("game:x", '{"type":"move","ply":1}')
+            got_two = await asyncio.wait_for(on_two.get(), 10)
+            got_one = await asyncio.wait_for(on_one.get(), 10)
+            assert got_two == got_one == '{"type":"move","ply":1}'
+            big = json.dumps({"type": "state", "blob": "x" * 10_000})
+            await two.publish("game:x", big)
+            assert await asyncio.wait_for(on_two.get(), 10) == big  # local: as is
+            assert await asyncio.wait_for(on_one.get(), 10) == RESYNC  # remote: too big
+    finally:
+        await one.stop()
+        await two.stop()
