@@ -1,0 +1,488 @@
+// The game page: one socket, one board, the players, clocks, moves and buttons.
+// Every legal move comes from the server (`legalMoves`); this page only matches clicks
+// against that list and sends the chosen text.
+
+import { api } from "./api.js";
+import { Board } from "./board.js";
+import { Clocks } from "./clock.js";
+import { html, render } from "./html.js";
+import { renderMoves } from "./moves.js";
+import { destsOf, moveSquares, parseMove } from "./position.js";
+import { GameSocket } from "./socket.js";
+import { copyText, inviteLink, toast } from "./ui.js";
+import { clockText, describeRules, otherSide } from "./variant.js";
+import { connectionText, resultText, sideLabel } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+
+const page = {
+  variant: null,
+  board: null,
+  game: null,
+  me: null,
+  invite: null,
+  presence: { online: {}, spectators: 0 }, // unknown until the first presence message
+  seatAtConnect: null, // the seat the server saw when this socket connected
+  orientation: null, // null until the first state; then the viewer's side unless flipped
+  flipped: false,
+  awaiting: false, // a move was sent: no input until the server answers
+  choice: null, // {candidates, kind: "pick" | "promotion"} while the player chooses
+  confirmResign: false,
+};
+
+const clocks = new Clocks(document.body);
+let socket = null;
+
+// ---- who is who ---------------------------------------------------------------------------
+function seatOf(game, me) {
+  if (!me || !game.players) return null;
+  for (const side of ["first", "second"]) {
+    if (game.players[side] && game.players[side].id === me.id) return side;
+  }
+  return null;
+}
+
+function mySeat() {
+  return seatOf(page.game, page.me);
+}
+
+function myTurn() {
+  const g = page.game;
+  return g.status === "started" && mySeat() === g.turn;
+}
+
+function isCreator() {
+  const g = page.game;
+  return Boolean(page.me && g.players && g.players.creator && g.players.creator.id === page.me.id);
+}
+
+// ---- messages -----------------------------------------------------------------------------
+const LIVE = [
+  "ply", "status", "fen", "turn", "legalMoves", "result", "drawOffer", "clock", "deadline",
+  "serverTime",
+];
+
+function onMessage(data) {
+  switch (data.type) {
+    case "state":
+      page.game = data.game;
+      // Only the state sent to this socket on (re)connect names the viewer and the invite;
+      // the ones broadcast to everyone after a change do not.
+      if ("me" in data) page.me = data.me;
+      if ("me" in data || data.game.status !== "created") page.invite = data.invite || null;
+      if ("me" in data) {
+        page.seatAtConnect = mySeat();
+      } else if (page.seatAtConnect === null && mySeat()) {
+        // The server counts a connection as a player's or a spectator's when it opens: a
+        // creator who was given a seat at the start (random colour) connects again so that
+        // the opponent sees them online (and cannot claim the game).
+        socket.reconnectNow();
+      }
+      setup();
+      page.awaiting = false;
+      page.choice = null;
+      closePromotion();
+      update();
+      break;
+    case "move":
+      if (!page.game) return;
+      for (const key of LIVE) if (key in data) page.game[key] = data[key];
+      page.game.moves = [...page.game.moves, data.move];
+      page.awaiting = false;
+      page.choice = null;
+      closePromotion();
+      update();
+      break;
+    case "presence":
+      page.presence = data;
+      renderPlayers();
+      renderActions();
+      break;
+    case "error":
+      page.awaiting = false;
+      page.choice = null;
+      if (data.code === "game.stale" || (socket && data.ply > socket.ply)) {
+        socket.send({ type: "resync" });
+      }
+      showError(
+        data.code === "game.stale"
+          ? "The game had moved on: the board is up to date again"
+          : data.error || data.code,
+      );
+      if (page.game) update();
+      break;
+    default:
+      break;
+  }
+}
+
+function onStatus(status) {
+  const el = $("connection");
+  el.textContent = connectionText(status);
+  el.className = `connection ${status}`;
+  if (status === "gone") {
+    $("title").textContent = "No such game";
+    render($("status"), html`There is no game at this address. <a href="/">Back to the lobby</a>`);
+  }
+}
+
+function showError(message) {
+  const text = String(message);
+  toast($("toast"), text.charAt(0).toUpperCase() + text.slice(1));
+}
+
+// ---- setting up once the game is known ----------------------------------------------------
+function setup() {
+  const game = page.game;
+  if (!page.variant || page.variant.id !== game.variant) {
+    page.variant = page.variants.find((v) => v.id === game.variant);
+    page.board = null;
+  }
+  const seat = mySeat();
+  if (page.orientation === null || !page.flipped) {
+    page.orientation = seat || "first";
+  }
+  if (!page.board) {
+    page.board = new Board($("board"), {
+      variant: page.variant,
+      orientation: page.orientation,
+      rules: game.rules,
+      onMove,
+      onPick,
+    });
+  }
+  document.title = `${page.variant.name} · Kodama`;
+  const rules = describeRules(page.variant, game.rules);
+  render(
+    $("title"),
+    html`${page.variant.name}<small>${clockText(game.clock)}${rules ? ` · ${rules}` : ""}${
+      game.public ? "" : " · private"
+    }</small>`,
+  );
+}
+
+// ---- the board's intents ------------------------------------------------------------------
+function candidatesFor(origin, target) {
+  return page.game.legalMoves.filter((text) => {
+    const move = parseMove(text);
+    return move && move.origin === origin && move.to === target;
+  });
+}
+
+function onMove(origin, target) {
+  if (!myTurn() || page.awaiting) return;
+  const candidates = candidatesFor(origin, target);
+  if (candidates.length === 0) return;
+  if (candidates.length === 1) {
+    send(candidates[0]);
+    return;
+  }
+  const moves = candidates.map(parseMove);
+  const from = moves[0].from;
+  const pending = from ? [from, target] : [target];
+  if (moves.some((m) => m.removed)) {
+    // The move removes a stone of the player's choice: let them click it.
+    page.choice = { kind: "pick", candidates };
+    page.board.set({ pick: moves.filter((m) => m.removed).map((m) => m.removed), pending });
+    renderStatus();
+    return;
+  }
+  if (moves.some((m) => m.promotion)) {
+    page.choice = { kind: "promotion", candidates };
+    page.board.set({ pending });
+    askPromotion(candidates);
+  }
+}
+
+function onPick(square) {
+  const choice = page.choice;
+  page.choice = null;
+  const chosen = choice && square && choice.candidates.find((t) => parseMove(t).removed === square);
+  if (chosen) send(chosen);
+  else update();
+}
+
+function askPromotion(candidates) {
+  const dialog = $("promotion");
+  const promote = candidates.find((t) => parseMove(t).promotion);
+  const stay = candidates.find((t) => !parseMove(t).promotion);
+  dialog.onclose = () => {
+    const answer = dialog.returnValue;
+    dialog.returnValue = "";
+    if (!page.choice || page.choice.kind !== "promotion") return;
+    page.choice = null;
+    if (answer === "promote") send(promote);
+    else if (answer === "stay") send(stay);
+    else update();
+  };
+  dialog.returnValue = "";
+  dialog.showModal();
+}
+
+function closePromotion() {
+  const dialog = $("promotion");
+  if (dialog.open) dialog.close();
+}
+
+function send(text) {
+  if (!socket.sendMove(text)) {
+    showError("Not connected: the move was not sent");
+    update();
+    return;
+  }
+  page.awaiting = true;
+  const move = parseMove(text);
+  page.board.set({
+    dests: {},
+    pick: null,
+    pending: move && move.from ? [move.from, move.to] : move ? [move.to] : [],
+  });
+}
+
+function act(message) {
+  if (!socket.send(message)) showError("Not connected");
+}
+
+// ---- drawing ------------------------------------------------------------------------------
+function update() {
+  const game = page.game;
+  const last = game.moves[game.moves.length - 1];
+  const lastMove = last ? parseMove(last) : null;
+  const interactive = myTurn() && !page.awaiting;
+  page.board.set({
+    fen: game.fen,
+    orientation: page.orientation,
+    lastMove: moveSquares(last),
+    removed: lastMove ? lastMove.removed : null,
+    dests: interactive ? destsOf(game.legalMoves) : {},
+    selectable: interactive ? mySeat() : null,
+    pick: null,
+    pending: [],
+  });
+  clocks.sync(game);
+  renderPlayers();
+  renderStatus();
+  renderActions();
+  renderInvite();
+  renderMoves($("moves"), game.moves);
+}
+
+function playerBar(side) {
+  const game = page.game;
+  const players = game.players || {};
+  let player = players[side];
+  let sideName = side;
+  if (!player && game.status === "created" && !players.first && !players.second) {
+    // Random colours: the sides are drawn when the opponent arrives.
+    sideName = "side drawn at the start";
+    if (side === page.orientation) player = players.creator;
+  }
+  const name = player ? player.name : game.status === "created" ? "waiting for an opponent…" : "—";
+  const online = page.presence.online && page.presence.online[side];
+  const you = Boolean(player && page.me && player.id === page.me.id);
+  const turn = game.status === "started" && game.turn === side;
+  return html`<span class="dot${online ? " online" : ""}"
+      title="${online ? "online" : "offline"}" aria-label="${online ? "online" : "offline"}"></span>
+    <span class="side-chip side-${side}" aria-hidden="true"></span>
+    <span class="name">${name}</span>${you ? html`<span class="you">you</span>` : ""}
+    <span class="sidename">${sideName}</span>
+    ${turn ? html`<span class="turn-mark" title="to move"
+      ><span aria-hidden="true">◀</span><span class="words"> to move</span></span>` : ""}
+    <span class="clock" data-side="${side}" hidden></span>`;
+}
+
+function renderPlayers() {
+  if (!page.game) return;
+  const bottom = page.orientation;
+  const top = otherSide(bottom);
+  render($("player-top"), playerBar(top));
+  render($("player-bottom"), playerBar(bottom));
+  const n = page.presence.spectators || 0;
+  $("watchers").textContent = n === 1 ? "1 spectator" : `${n} spectators`;
+  clocks.tick();
+}
+
+function renderStatus() {
+  const game = page.game;
+  const seat = mySeat();
+  let line;
+  if (game.status === "created") {
+    line = isCreator()
+      ? html`Waiting for an opponent: send them the invite link.`
+      : html`Waiting for a second player.`;
+  } else if (game.result) {
+    line = html`<strong>${resultText(game)}</strong>`;
+  } else if (page.choice && page.choice.kind === "pick") {
+    line = html`<strong>Choose an enemy stone to remove.</strong>`;
+  } else {
+    const turn = game.turn;
+    const whose = seat === turn ? "Your turn" : seat ? "Your opponent's turn" : `${sideLabel(turn, game.players)} to move`;
+    let offer = "";
+    if (game.drawOffer) {
+      offer = game.drawOffer === seat ? " · you offered a draw" : ` · ${sideLabel(game.drawOffer, game.players)} offers a draw`;
+    }
+    const placing = seat === turn && game.legalMoves.some((text) => text.startsWith("*"));
+    const hint = placing ? " · tap an empty square to place a stone" : "";
+    line = html`${whose}${hint}${offer} <span class="deadline"></span>`;
+  }
+  render($("status"), line);
+  clocks.tick();
+}
+
+function renderActions() {
+  const game = page.game;
+  if (!game) return;
+  const seat = mySeat();
+  const buttons = [];
+  const button = (action, label, extra = "") =>
+    html`<button type="button" data-action="${action}" class="${extra}">${label}</button>`;
+  if (game.status === "created" && isCreator()) {
+    buttons.push(button("cancel", "Cancel the game", "danger"));
+  } else if (game.status === "created" && game.public) {
+    buttons.push(button("join", "Join this game", "primary"));
+  }
+  if (game.status === "started" && seat) {
+    const opponent = otherSide(seat);
+    if (game.ply < 2) buttons.push(button("abort", "Abort"));
+    buttons.push(
+      page.confirmResign
+        ? button("resign", "Really resign?", "danger")
+        : button("resign", "Resign"),
+    );
+    if (game.drawOffer === opponent) {
+      buttons.push(button("draw-accept", "Accept draw", "primary"));
+      buttons.push(button("draw-decline", "Decline draw"));
+    } else if (game.drawOffer === seat) {
+      buttons.push(html`<button type="button" disabled>Draw offered</button>`);
+    } else {
+      buttons.push(button("draw-offer", "Offer draw"));
+    }
+    if (page.presence.online && page.presence.online[opponent] === false) {
+      buttons.push(button("claim-victory", "Claim victory"));
+      buttons.push(button("claim-draw", "Claim draw"));
+    }
+  }
+  buttons.push(button("flip", "Flip board"));
+  if (game.result) buttons.push(html`<a class="button primary" href="/">New game</a>`);
+  render($("actions"), html`${buttons}`);
+  if (game.status === "started" && seat && page.presence.online && page.presence.online[otherSide(seat)] === false) {
+    render($("claim-note"), html`Your opponent is offline. Once they have been away long enough you can claim the game.`);
+  } else {
+    $("claim-note").textContent = "";
+  }
+}
+
+function renderInvite() {
+  const box = $("invite");
+  if (!page.invite) {
+    box.hidden = true;
+    render(box, html``);
+    return;
+  }
+  const link = inviteLink(page.invite);
+  box.hidden = false;
+  render(
+    box,
+    html`<label for="invite-link">Invite link — whoever opens it first plays you:</label>
+      <div class="copy-row">
+        <input id="invite-link" type="text" readonly value="${link}">
+        <button type="button" data-action="copy-invite" class="primary">Copy</button>
+      </div>`,
+  );
+}
+
+// ---- buttons ------------------------------------------------------------------------------
+let resignTimer = null;
+
+async function onAction(action) {
+  switch (action) {
+    case "flip":
+      page.flipped = true;
+      page.orientation = otherSide(page.orientation);
+      update();
+      break;
+    case "resign":
+      if (!page.confirmResign) {
+        page.confirmResign = true;
+        clearTimeout(resignTimer);
+        resignTimer = setTimeout(() => {
+          page.confirmResign = false;
+          renderActions();
+        }, 3000);
+      } else {
+        page.confirmResign = false;
+        act({ type: "resign" });
+      }
+      renderActions();
+      break;
+    case "abort":
+      act({ type: "abort" });
+      break;
+    case "draw-offer":
+      act({ type: "draw", action: "offer" });
+      break;
+    case "draw-accept":
+      act({ type: "draw", action: "accept" });
+      break;
+    case "draw-decline":
+      act({ type: "draw", action: "decline" });
+      break;
+    case "claim-victory":
+      act({ type: "claim", result: "victory" });
+      break;
+    case "claim-draw":
+      act({ type: "claim", result: "draw" });
+      break;
+    case "join":
+      try {
+        await api.join(page.game.id);
+        // The server counts this connection as a spectator's until it reconnects seated;
+        // the state broadcast after the join triggers that (see onMessage).
+      } catch (err) {
+        showError(err.message);
+      }
+      break;
+    case "cancel":
+      try {
+        await api.cancel(page.game.id);
+      } catch (err) {
+        showError(err.message);
+      }
+      break;
+    case "copy-invite": {
+      const input = $("invite-link");
+      const ok = await copyText(input.value, input);
+      toast($("toast"), ok ? "Invite link copied" : "Select the link and copy it", 2000);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+document.addEventListener("click", (event) => {
+  const target = event.target.closest("[data-action]");
+  if (target) onAction(target.dataset.action);
+});
+
+// ---- start --------------------------------------------------------------------------------
+async function main() {
+  try {
+    page.variants = await api.variants();
+  } catch (err) {
+    showError(`Cannot load the games: ${err.message}`);
+    return;
+  }
+  socket = new GameSocket(gameId, { onMessage, onStatus });
+  socket.connect();
+}
+
+// Kept for debugging in the console and for the page tests.
+window.kodama = {
+  page,
+  get socket() {
+    return socket;
+  },
+};
+main();

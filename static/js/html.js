@@ -1,0 +1,42 @@
+// The escaping `html` tagged template (plainvanilla): every interpolated value is escaped,
+// unless it is itself an `html` result, so user text can never become markup.
+
+export class Html {
+  constructor(text) {
+    this.text = text;
+  }
+  toString() {
+    return this.text;
+  }
+}
+
+const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "`": "&#96;" };
+
+export function escape(value) {
+  return String(value).replace(/[&<>"'`]/g, (c) => ESCAPES[c]);
+}
+
+function piece(value) {
+  if (value instanceof Html) return value.text;
+  if (value === null || value === undefined || value === false) return "";
+  if (Array.isArray(value)) return value.map(piece).join("");
+  return escape(value);
+}
+
+export function html(strings, ...values) {
+  let out = strings[0];
+  values.forEach((value, i) => {
+    out += piece(value) + strings[i + 1];
+  });
+  return new Html(out);
+}
+
+// Markup that is known safe because the program wrote it (never user text).
+export function trusted(text) {
+  return new Html(String(text));
+}
+
+export function render(element, content) {
+  if (!(content instanceof Html)) throw new TypeError("render() takes an html`` result");
+  element.innerHTML = content.text;
+}

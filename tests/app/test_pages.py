@@ -1,0 +1,169 @@
+"""The browser pages: served with the right types, every file they load is there, the ES
+modules parse, and the two pure modules (escaping, move texts) do what the board relies on."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.__main__ import migrate
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+PAGES = {"/": "index.html", "/game/x": "game.html", "/invite/x": "invite.html"}
+TYPES = {".js": "javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+# What a page loads: <script src>, <link href>; what a module imports: from "./x.js".
+PAGE_REF = re.compile(r"""(?:src|href)="(/static/[^"]+)\"""")
+MODULE_REF = re.compile(r"""(?:from|import)\s*["'](\./[^"']+)["']""")
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    """The pages do not depend on the database: SQLite only (overrides conftest's pair)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'kodama.sqlite3'}"
+    migrate(url)
+    return url
+
+
+def referenced_files() -> set[str]:
+    """Every /static/ URL the three pages load, following the modules' imports."""
+    found: set[str] = set()
+    todo = [ref for name in PAGES.values() for ref in PAGE_REF.findall(read(STATIC / name))]
+    while todo:
+        url = todo.pop()
+        if url in found:
+            continue
+        found.add(url)
+        if url.endswith(".js"):
+            folder = url.rsplit("/", 1)[0]
+            path = STATIC / url.removeprefix("/static/")
+            todo += [f"{folder}/{ref.removeprefix('./')}" for ref in MODULE_REF.findall(read(path))]
+    return found
+
+
+def read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("url", list(PAGES))
+def test_pages_are_served_as_html(client: TestClient, url: str) -> None:
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert response.text == read(STATIC / PAGES[url])
+    assert '<script type="module"' in response.text
+
+
+def test_every_file_the_pages_load_is_served_with_its_type(client: TestClient) -> None:
+    files = referenced_files()
+    assert "/static/js/board.js" in files and "/static/css/site.css" in files
+    for url in sorted(files):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert TYPES[Path(url).suffix] in response.headers["content-type"], url
+
+
+def test_every_module_is_used_by_a_page() -> None:
+    modules = {f"/static/js/{p.name}" for p in (STATIC / "js").glob("*.js")}
+    assert modules <= referenced_files()
+
+
+@needs_node
+@pytest.mark.parametrize("name", sorted(p.name for p in (STATIC / "js").glob("*.js")))
+def test_module_parses(name: str) -> None:
+    # From stdin with --input-type=module: `node --check file.js` may accept broken modules.
+    done = subprocess.run(
+        [str(NODE), "--input-type=module", "--check"],
+        input=read(STATIC / "js" / name),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def run_module(script: str) -> object:
+    """Run an ES module snippet that imports from static/js and prints one JSON value."""
+    done = subprocess.run(
+        [str(NODE), "--input-type=module", "-e", script],
+        cwd=STATIC / "js",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@needs_node
+def test_html_template_escapes_every_value_but_html_results() -> None:
+    url = (STATIC / "js" / "html.js").as_uri()
+    out = run_module(
+        f"""import {{ html }} from {json.dumps(url)};
+        const name = '<img src=x onerror="alert(1)">&\\'';
+        const inner = html`<b>${{name}}</b>`;
+        console.log(JSON.stringify([
+          String(html`<p title="${{name}}">${{name}}</p>`),
+          String(html`<div>${{inner}}${{[name, inner]}}${{null}}${{false}}${{0}}</div>`),
+        ]));"""
+    )
+    escaped = "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;"
+    assert out == [
+        f'<p title="{escaped}">{escaped}</p>',
+        f"<div><b>{escaped}</b>{escaped}<b>{escaped}</b>0</div>",
+    ]
+
+
+@needs_node
+def test_move_texts_and_positions_are_read_as_the_notation_says() -> None:
+    url = (STATIC / "js" / "position.js").as_uri()
+    out = run_module(
+        f"""import {{ destsOf, parseMove, parsePosition, moveSquares }} from {json.dumps(url)};
+        const shogi = {{ family: "shogi", board: {{ files: 5, ranks: 6 }} }};
+        const stones = {{ family: "stones", board: {{ files: 6, ranks: 5 }} }};
+        const p = parsePosition(shogi, "sgkgs/5/1+pp2/1PPP1/5/SGK1S s 2Gp -6CMJHfG");
+        const s = parsePosition(stones, "S2s2/6/6/6/6 f 11 10 - - 0");
+        console.log(JSON.stringify({{
+          moves: ["b3b4+", "C*a3", "*c3", "c3c5xd2", "a1a2", "bad"].map(parseMove),
+          dests: destsOf(["b1a2", "b1c2", "C*a2", "*f5", "c3c5xd2", "c3c5xe4", "b3b4", "b3b4+"]),
+          board: [...p.board.entries()].filter(([sq]) => sq.endsWith("4")),
+          hands: p.hands, turn: p.turn, stones: s.hands, a5: s.board.get("a5"),
+          last: [moveSquares("c3c5xd2"), moveSquares("G*b2"), moveSquares(undefined)],
+        }}));"""
+    )
+    assert isinstance(out, dict)
+    assert out["moves"] == [
+        {"origin": "b3", "from": "b3", "to": "b4", "promotion": True, "removed": None},
+        {"origin": "C*", "from": None, "to": "a3", "promotion": False, "removed": None},
+        {"origin": "*", "from": None, "to": "c3", "promotion": False, "removed": None},
+        {"origin": "c3", "from": "c3", "to": "c5", "promotion": False, "removed": "d2"},
+        {"origin": "a1", "from": "a1", "to": "a2", "promotion": False, "removed": None},
+        None,
+    ]
+    assert out["dests"] == {
+        "b1": ["a2", "c2"],
+        "C*": ["a2"],
+        "*": ["f5"],
+        "c3": ["c5"],
+        "b3": ["b4"],
+    }
+    assert out["board"] == [["b4", "+p"], ["c4", "p"]]
+    assert out["hands"] == {
+        "first": [{"letter": "G", "count": 2}],
+        "second": [{"letter": "P", "count": 1}],
+    }
+    assert out["turn"] == "second"
+    assert out["stones"] == {
+        "first": [{"letter": "S", "count": 11}],
+        "second": [{"letter": "S", "count": 10}],
+    }
+    assert out["a5"] == "S"
+    assert out["last"] == [["c3", "c5"], ["b2"], []]
