@@ -88,6 +88,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             who = identities.new()
         request.state.identity = who
         response = await call_next(request)
+        if request.url.path.startswith("/static/"):
+            # Revalidate (cheap, by ETag) so a deploy never leaves old modules running.
+            response.headers.setdefault("Cache-Control", "no-cache")
         if fresh:
             response.set_cookie(
                 COOKIE,

@@ -28,10 +28,12 @@ CLIENT_TYPES = ("move", "resign", "draw", "abort", "claim", "resync", "ping")
 
 
 class Connection:
-    """One socket: sends are serialised (a reply and a broadcast may race)."""
+    """One socket: sends are serialised (a reply and a broadcast may race). ``side`` is the
+    seat of its player, or None for a spectator (it changes when the player gets a seat)."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
+        self.side: str | None = None
         self._lock = asyncio.Lock()
 
     async def send(self, text: str) -> None:
@@ -59,15 +61,15 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await conn.send_json(_error(exc.code, exc.message, None))
         await ws.close(code=4404)
         return
-    side = None if who is None else service.seat_of(game, who.id)
+    conn.side = None if who is None else service.seat_of(game, who.id)
     presence = services.presence
     presence.ply[game.id] = game.ply
-    presence.join(game.id, side)
+    presence.join(game.id, conn.side)
     try:
         async with services.hub.subscribe(game_channel(game.id)) as sub:
             await services.publish_presence(game.id)
             await _send_state(conn, service, game.id, who)
-            writer = asyncio.create_task(_forward(conn, sub, service, game.id, who))
+            writer = asyncio.create_task(_forward(conn, sub, services, game.id, who))
             try:
                 await _read(conn, service, services.settings.max_message_bytes, game.id, who)
             finally:
@@ -77,7 +79,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        presence.leave(game.id, side)
+        presence.leave(game.id, conn.side)
         # Detached: this handler may be cancelled (shutdown, test client) before it finishes.
         task = asyncio.get_running_loop().create_task(services.publish_presence(game.id))
         _detached.add(task)
@@ -97,14 +99,31 @@ async def _send_state(
 
 
 async def _forward(
-    conn: Connection, sub: Any, service: GameService, game_id: str, who: Identity | None
+    conn: Connection, sub: Any, services: Services, game_id: str, who: Identity | None
 ) -> None:
     while True:
         text = await sub.get()
         if text == RESYNC:
-            await _send_state(conn, service, game_id, who)
-        else:
-            await conn.send(text)
+            await _send_state(conn, services.games, game_id, who)
+            continue
+        if who is not None and conn.side is None and text.startswith('{"type":"state"'):
+            await _take_seat(conn, services, game_id, who, json.loads(text))
+        await conn.send(text)
+
+
+async def _take_seat(
+    conn: Connection, services: Services, game_id: str, who: Identity, state: dict[str, Any]
+) -> None:
+    """A watcher who just got a seat (a random-colour creator once someone joins) now
+    counts as that player online, not as a spectator."""
+    players = state["game"]["players"]
+    for side in ("first", "second"):
+        if (players.get(side) or {}).get("id") == who.id:
+            services.presence.leave(game_id, None)
+            services.presence.join(game_id, side)
+            conn.side = side
+            await services.publish_presence(game_id)
+            return
 
 
 async def _read(

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 
 class ServiceError(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, **extra: str | int | None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.extra = extra  # further fields of the error body (e.g. the game's id)
 
-    def to_dict(self) -> dict[str, str]:
-        return {"error": self.message, "code": self.code}
+    def to_dict(self) -> dict[str, str | int | None]:
+        return {"error": self.message, "code": self.code, **self.extra}

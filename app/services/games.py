@@ -342,7 +342,9 @@ class GameService:
                     "game.private", "this game is private: join it with its invite link", 403
                 )
             if game.status != "created":
-                raise ServiceError("game.seat_taken", "this game's seats are taken", 409)
+                raise ServiceError(
+                    "game.seat_taken", "this game's seats are taken", 409, id=game.id
+                )
             color = game.creator_color
             if color == "random":
                 color = secrets.choice(SIDES)  # the rules: the first player is drawn at random
@@ -603,6 +605,7 @@ class GameService:
                 {
                     **summary(g),
                     "creator": names.get(g.creator_id, "?"),
+                    "creatorId": g.creator_id,
                     "color": g.creator_color,
                 }
                 for g in open_games
@@ -616,6 +619,25 @@ class GameService:
                 for g in live_games
             ],
         }
+
+    async def expire_open_games(self) -> int:
+        """Withdraw games whose free seat nobody took within ``open_game_hours``."""
+        cutoff = self.now() - int(self.settings.open_game_hours * 3_600_000)
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(Game.id).where(Game.status == "created", Game.created_ms < cutoff)
+            )
+            stale = [r[0] for r in rows]
+
+        def expire(game: Game, now: int) -> Outcome:
+            if game.status != "created":
+                return Outcome(quiet=True)  # someone joined meanwhile
+            self._finish(game, now, "aborted", None, "expired")
+            return Outcome()
+
+        for game_id in stale:
+            await self._change(game_id, expire)
+        return len(stale)
 
     async def live_game_ids(self) -> list[str]:
         async with self.sessions() as session:

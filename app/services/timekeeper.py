@@ -51,6 +51,7 @@ class Timekeeper:
             log.exception("time-out check of game %s failed", game_id)
 
     async def sweep(self) -> None:
+        await self.service.expire_open_games()
         for game_id in await self.service.live_game_ids():
             try:
                 game = await self.service.get(game_id)

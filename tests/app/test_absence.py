@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from tests.app.conftest import Player, move_at, receive, send, started_game
+from tests.app.conftest import Player, invite_token, move_at, receive, send, started_game
 
 
 def _presence_until(ws, online: dict[str, bool]) -> dict[str, object]:
@@ -80,3 +80,18 @@ def test_a_present_opponent_cannot_be_claimed_against(make_client):
         assert receive(a, "error")["code"] == "claim.opponent_present"
         send(a, type="claim", result="resign")
         assert receive(a, "error")["code"] == "request.invalid"
+
+
+def test_a_random_colour_creator_counts_as_online_once_seated(alice: Player, bob: Player):
+    created = alice.create("dobutsu", color="random")
+    with alice.socket(created["id"]) as a:
+        assert receive(a, "presence")["spectators"] == 1  # no seat yet: a watcher
+        bob.post(f"/api/invite/{invite_token(created)}")
+        shown = None
+        for _ in range(20):
+            shown = receive(a, "presence")
+            if shown["spectators"] == 0:
+                break
+        assert shown is not None
+        assert shown["spectators"] == 0
+        assert True in shown["online"].values()
