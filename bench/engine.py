@@ -28,7 +28,7 @@ import engine  # noqa: E402
 # Goals from the engine issue, in microseconds, for the median cold legal_moves.
 GOALS_US = {"dobutsu": 30, "gorogoro": 100, "jungle": 60, "yote": 100, "wali": 100}
 # Perft depth that takes about a second from the start position.
-PERFT_DEPTH = {"dobutsu": 6, "gorogoro": 4, "jungle": 4, "yote": 3, "wali": 3}
+PERFT_DEPTH = {"dobutsu": 8, "gorogoro": 5, "jungle": 4, "yote": 4, "wali": 4}
 
 
 def sample_positions(game: Any, count: int, rng: random.Random) -> list[str]:
