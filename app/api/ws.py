@@ -71,7 +71,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             await _send_state(conn, service, game.id, who)
             writer = asyncio.create_task(_forward(conn, sub, services, game.id, who))
             try:
-                await _read(conn, service, services.settings.max_message_bytes, game.id, who)
+                await _read(conn, services, game.id, who)
             finally:
                 writer.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -126,18 +126,23 @@ async def _take_seat(
             return
 
 
-async def _read(
-    conn: Connection, service: GameService, limit: int, game_id: str, who: Identity | None
-) -> None:
+async def _read(conn: Connection, services: Services, game_id: str, who: Identity | None) -> None:
+    service = services.games
+    limit = services.settings.max_message_bytes
     while True:
-        raw = await conn.ws.receive_text()
+        frame = await conn.ws.receive()
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code", 1000))
+        raw = frame.get("text")
         ply: int | None = None
         try:
+            if raw is None:
+                raise ServiceError("request.malformed", "messages must be JSON text, not binary")
             if len(raw.encode()) > limit:
                 raise ServiceError("request.too_large", f"messages are limited to {limit} bytes")
             try:
                 data = json.loads(raw)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
                 raise ServiceError("request.malformed", "messages must be JSON objects") from None
             if not isinstance(data, dict):
                 raise ServiceError("request.malformed", "messages must be JSON objects")
@@ -148,7 +153,7 @@ async def _read(
                     f"unknown message type {kind!r} (known: {', '.join(CLIENT_TYPES)})",
                 )
             if kind == "ping":
-                await conn.send_json({"type": "pong", "ply": None})
+                await conn.send_json({"type": "pong", "ply": services.presence.ply.get(game_id)})
                 continue
             if kind == "resync":
                 await _send_state(conn, service, game_id, who)

@@ -376,6 +376,9 @@ class GameService:
     def _seat(self, game: Game, who: Identity) -> str:
         side = self.seat_of(game, who.id)
         if side is None:
+            if game.status == "created" and game.creator_id == who.id:
+                # A random-colour creator has no seat until the opponent arrives.
+                raise ServiceError("game.not_started", "the game waits for its second player", 409)
             raise ServiceError("game.not_player", "you are not playing in this game", 403)
         return side
 
@@ -576,7 +579,7 @@ class GameService:
             live_rows = (
                 await session.execute(
                     select(Game)
-                    .where(Game.status == "started")
+                    .where(Game.status == "started", Game.public.is_(True))
                     .order_by(Game.started_ms.desc())
                     .limit(limit)
                 )

@@ -43,12 +43,15 @@ class Timekeeper:
         task.add_done_callback(self._tasks.discard)
 
     async def _expire(self, game_id: str) -> None:
+        game = None
         try:
             game = await self.service.expire(game_id)
-            if game is not None:
-                self.schedule(game)  # not due after all (the clock moved): arm again
+            if game is None:  # the check failed (a busy game, say): look again
+                game = await self.service.get(game_id)
         except Exception:
             log.exception("time-out check of game %s failed", game_id)
+        if game is not None:
+            self.schedule(game)  # still due (the clock moved, or the check failed): arm again
 
     async def sweep(self) -> None:
         await self.service.expire_open_games()

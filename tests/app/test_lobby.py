@@ -35,10 +35,11 @@ def test_the_lobby_lists_update_live(client, alice: Player, bob: Player):
         assert [g["id"] for g in shown["live"]] == [public["id"]]
         assert private["id"] not in str(shown)
         bob.post(f"/api/invite/{invite_token(private)}")
-        shown = _lobby_until(lobby, lambda m: len(m["live"]) == 2)
-        with alice.socket(private["id"]) as ws:
+        with alice.socket(public["id"]) as ws:
             send(ws, type="abort")
-            _lobby_until(lobby, lambda m: len(m["live"]) == 1)
+            shown = _lobby_until(lobby, lambda m: not m["live"])
+        # A private game is link-only: never listed, not even to watch once it has started.
+        assert private["id"] not in str(shown)
 
 
 def test_moves_do_not_flood_the_lobby(client, alice: Player, bob: Player):
