@@ -27,8 +27,9 @@ class Services:
     timekeeper: Timekeeper
     lobby: LobbyFeed
 
-    async def publish_presence(self, game_id: str) -> None:
-        message = json.dumps(self.presence.message(game_id), separators=(",", ":"))
+    async def publish_presence(self, game_id: str, message: str | None = None) -> None:
+        if message is None:
+            message = json.dumps(self.presence.message(game_id), separators=(",", ":"))
         await self.hub.publish(game_channel(game_id), message)
 
 

@@ -80,8 +80,10 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         pass
     finally:
         presence.leave(game.id, conn.side)
+        message = json.dumps(presence.message(game.id), separators=(",", ":"))
+        presence.forget_if_idle(game.id)
         # Detached: this handler may be cancelled (shutdown, test client) before it finishes.
-        task = asyncio.get_running_loop().create_task(services.publish_presence(game.id))
+        task = asyncio.get_running_loop().create_task(services.publish_presence(game.id, message))
         _detached.add(task)
         task.add_done_callback(_detached.discard)
 

@@ -39,6 +39,9 @@ class Presence:
                 self._gone_since[(game_id, side)] = self._now()
             if not seats:
                 del self._seats[game_id]
+
+    def forget_if_idle(self, game_id: str) -> None:
+        """Drop what is kept for a game nobody here is connected to any more."""
         if game_id not in self._seats and game_id not in self._spectators:
             self.ply.pop(game_id, None)
 

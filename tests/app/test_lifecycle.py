@@ -402,7 +402,9 @@ def test_claims_are_refused_before_the_grace_period(alice: Player, bob: Player):
 def test_a_gone_opponent_can_be_claimed_against(
     make_client: Any, claim: str, result: dict[str, Any]
 ):
-    quick = make_client(**QUICK)  # no grace period
+    # No grace period, and the default first-move deadline (a short one could end the game
+    # before the claim on a loaded machine).
+    quick = make_client(gone_seconds=0.0, gone_unmoved_seconds=0.0)
     alice, bob = Player(quick, "alice"), Player(quick, "bob")
     game_id = started_game(alice, bob)
     with sockets(game_id, alice) as (a,):
