@@ -8,6 +8,7 @@
 
 import { html, render } from "./html.js";
 import { parsePosition, sideOf, squareName } from "./position.js";
+import { pieceSvg } from "./pieces.js";
 import { pieceName, pieceStrength, specialSquares } from "./variant.js";
 
 export class Board {
@@ -27,6 +28,7 @@ export class Board {
       selectable: null,
       pick: null,
       pending: [],
+      pieceSet: "animals",
     };
     this.selected = null;
     this.position = parsePosition(variant, this.state.fen);
@@ -35,6 +37,8 @@ export class Board {
     this.el.style.setProperty("--files", variant.board.files);
     this.el.style.setProperty("--ranks", variant.board.ranks);
     this.el.addEventListener("click", (event) => this.click(event));
+    this.el.addEventListener("pointerdown", (event) => this.pointerDown(event));
+    this.drag = null;
     this.render();
   }
 
@@ -58,6 +62,11 @@ export class Board {
 
   // ---- intents ----------------------------------------------------------------------------
   click(event) {
+    if (this.suppressClick) {
+      // The click that ends a drag: the drop has been handled already.
+      this.suppressClick = false;
+      return;
+    }
     const square = event.target.closest("[data-square]");
     const hand = event.target.closest("[data-hand]");
     if (square) this.clickSquare(square.dataset.square);
@@ -104,6 +113,87 @@ export class Board {
     this.render();
   }
 
+  // ---- dragging (pointer events: mouse, pen and touch alike) ---------------------------------
+  originKey(target) {
+    const square = target.closest("[data-square]");
+    const hand = target.closest("[data-hand]");
+    const { selectable, dests, pick } = this.state;
+    if (!selectable || pick) return null;
+    if (square && dests[square.dataset.square]) return square.dataset.square;
+    if (hand && hand.dataset.side === selectable) {
+      const key = this.variant.family === "stones" ? "*" : `${hand.dataset.hand}*`;
+      if (dests[key]) return key;
+    }
+    return null;
+  }
+
+  pointerDown(event) {
+    if (event.button !== 0 && event.pointerType === "mouse") return;
+    const key = this.originKey(event.target);
+    if (!key) return;
+    const from = event.target.closest("[data-square], [data-hand]");
+    const piece = from.querySelector(".piece");
+    if (!piece) return;
+    const rect = from.getBoundingClientRect();
+    this.drag = { key, x: event.clientX, y: event.clientY, started: false, piece, size: rect.width, ghost: null };
+    const move = (e) => this.pointerMove(e);
+    const up = (e) => {
+      document.removeEventListener("pointermove", move);
+      document.removeEventListener("pointerup", up);
+      document.removeEventListener("pointercancel", up);
+      this.pointerUp(e);
+    };
+    document.addEventListener("pointermove", move);
+    document.addEventListener("pointerup", up);
+    document.addEventListener("pointercancel", up);
+  }
+
+  pointerMove(event) {
+    const d = this.drag;
+    if (!d) return;
+    if (!d.started) {
+      if (Math.hypot(event.clientX - d.x, event.clientY - d.y) < 6) return;
+      d.started = true;
+      this.selected = d.key;
+      const ghost = document.createElement("div");
+      ghost.className = `drag-ghost ${[...this.el.classList].join(" ")}`;
+      ghost.style.setProperty("--cell", `${d.size}px`);
+      ghost.style.width = ghost.style.height = `${d.size}px`;
+      ghost.innerHTML = d.piece.outerHTML; // markup this view wrote itself
+      document.body.append(ghost);
+      d.ghost = ghost;
+      this.render();
+      this.el.classList.add("dragging");
+    }
+    event.preventDefault();
+    d.ghost.style.transform = `translate(${event.clientX - d.size / 2}px, ${event.clientY - d.size / 2}px)`;
+    const over = document.elementFromPoint(event.clientX, event.clientY);
+    const sq = over && over.closest && over.closest("[data-square]");
+    for (const el of this.el.querySelectorAll(".sq.drag-over")) el.classList.remove("drag-over");
+    if (sq && (this.state.dests[d.key] || []).includes(sq.dataset.square)) sq.classList.add("drag-over");
+  }
+
+  pointerUp(event) {
+    const d = this.drag;
+    this.drag = null;
+    if (!d || !d.started) return;
+    d.ghost.remove();
+    this.el.classList.remove("dragging");
+    this.suppressClick = true;
+    setTimeout(() => (this.suppressClick = false), 0);
+    const over = document.elementFromPoint(event.clientX, event.clientY);
+    const sq = over && over.closest && over.closest("[data-square]");
+    const target = sq && this.el.contains(sq) ? sq.dataset.square : null;
+    if (target && (this.state.dests[d.key] || []).includes(target)) {
+      this.selected = null;
+      this.render();
+      this.onMove(d.key, target);
+      return;
+    }
+    // Dropped elsewhere: the piece stays selected, so a click can still finish the move.
+    this.render();
+  }
+
   // ---- drawing ----------------------------------------------------------------------------
   squaresInView() {
     const { files, ranks } = this.variant.board;
@@ -132,11 +222,13 @@ export class Board {
     // Shogi pieces point at the opponent: the far side's are drawn upside down.
     const turned = family === "shogi" && side !== this.state.orientation;
     const strength = pieceStrength(this.variant, token);
+    const art = pieceSvg(this.variant, token, this.state.pieceSet);
     return html`<span
-      class="piece side-${side}${promoted ? " promoted" : ""}${turned ? " turned" : ""}"
+      class="piece side-${side}${promoted ? " promoted" : ""}${turned ? " turned" : ""}${
+        String(art) ? " has-art" : ""}"
       aria-hidden="true"
       title="${pieceName(this.variant, token, this.rules)}"
-      ><span class="letter">${letter}</span>${strength !== null
+      >${art}<span class="letter">${letter}</span>${strength !== null
         ? html`<span class="strength">${strength}</span>`
         : ""}</span
     >`;

@@ -46,7 +46,9 @@ export class Clocks {
       el.textContent = formatClock(left);
       const running = this.base.running && this.base.turn === el.dataset.side;
       el.classList.toggle("running", running);
-      el.classList.toggle("low", left < 10_000);
+      // Low: under 10 s, or under a tenth of the starting time.
+      const low = left < 10_000 || (this.base.clock.initial && left < this.base.clock.initial / 10);
+      el.classList.toggle("low", Boolean(low));
     }
     const deadline = this.deadlineLeft();
     for (const el of this.root.querySelectorAll(".deadline")) {

@@ -5,10 +5,13 @@
 import { api } from "./api.js";
 import { Board } from "./board.js";
 import { Clocks } from "./clock.js";
+import { PIECE_SETS, defaultPieceSet, storePieceSet } from "./pieces.js";
 import { html, render } from "./html.js";
 import { renderMoves } from "./moves.js";
-import { destsOf, moveSquares, parseMove } from "./position.js";
+import { destsOf, moveSquares, parseBoard, parseMove } from "./position.js";
 import { GameSocket } from "./socket.js";
+import { isMuted, play, setMuted } from "./sound.js";
+import { LANGS, getLang, setLang, t } from "./i18n.js";
 import { copyText, inviteLink, toast } from "./ui.js";
 import { clockText, describeRules, otherSide } from "./variant.js";
 import { connectionText, resultText, sideLabel } from "./words.js";
@@ -29,6 +32,10 @@ const page = {
   awaiting: false, // a move was sent: no input until the server answers
   choice: null, // {candidates, kind: "pick" | "promotion"} while the player chooses
   confirmResign: false,
+  // Replay: the position after each ply this page has seen (state and move messages carry
+  // the fen; the server sends no earlier ones), and the ply shown, or null for the live one.
+  fens: new Map(),
+  view: null,
 };
 
 const clocks = new Clocks(document.body);
@@ -67,6 +74,7 @@ function onMessage(data) {
   switch (data.type) {
     case "state":
       page.game = data.game;
+      page.fens.set(data.game.ply, data.game.fen);
       // Only the state sent to this socket on (re)connect names the viewer and the invite;
       // the ones broadcast to everyone after a change do not.
       if ("me" in data) page.me = data.me;
@@ -87,8 +95,11 @@ function onMessage(data) {
       break;
     case "move":
       if (!page.game) return;
+      playMoveSound(page.game.fen, data);
       for (const key of LIVE) if (key in data) page.game[key] = data[key];
       page.game.moves = [...page.game.moves, data.move];
+      page.fens.set(data.ply, data.fen);
+      page.view = null;
       page.awaiting = false;
       page.choice = null;
       closePromotion();
@@ -115,6 +126,21 @@ function onMessage(data) {
     default:
       break;
   }
+}
+
+// A capture is a move after which fewer pieces stand on the board: read from the two
+// position strings, no rules needed.
+function piecesOnBoard(fen) {
+  const { files, ranks } = page.variant.board;
+  return parseBoard(fen.split(" ")[0], files, ranks).size;
+}
+
+function playMoveSound(before, data) {
+  if (data.status && data.status !== "started") {
+    play("end");
+    return;
+  }
+  play(piecesOnBoard(data.fen) < piecesOnBoard(before) ? "capture" : "move");
 }
 
 function onStatus(status) {
@@ -151,7 +177,10 @@ function setup() {
       onMove,
       onPick,
     });
+    page.pieceSet = defaultPieceSet(page.variant, game.rules);
+    page.board.set({ pieceSet: page.pieceSet });
   }
+  renderPrefs();
   document.title = `${page.variant.name} · Kodama`;
   const rules = describeRules(page.variant, game.rules);
   render(
@@ -266,7 +295,74 @@ function update() {
   renderActions();
   renderInvite();
   renderMoves($("moves"), game.moves);
+  showReplay();
 }
+
+// ---- replay of a finished game ------------------------------------------------------------
+function knownPlies() {
+  return [...page.fens.keys()].sort((a, b) => a - b);
+}
+
+function showReplay() {
+  const game = page.game;
+  const box = $("replay");
+  const plies = knownPlies();
+  if (!game.result || plies.length < 2) {
+    box.hidden = true;
+    render(box, html``);
+    return;
+  }
+  const shown = page.view === null ? game.ply : page.view;
+  const first = plies[0];
+  const last = plies[plies.length - 1];
+  const button = (action, label, text, disabled) =>
+    html`<button type="button" data-action="${action}" aria-label="${label}" title="${label}"
+      ${disabled ? html`disabled` : ""}>${text}</button>`;
+  box.hidden = false;
+  render(
+    box,
+    html`${button("replay-first", t("replay.first"), "«", shown <= first)}${button(
+      "replay-prev", t("replay.prev"), "◀", shown <= first)}<span class="replay-ply" aria-live="polite"
+      >${shown} / ${game.ply}</span>${button("replay-next", t("replay.next"), "▶", shown >= last)}${button(
+      "replay-last", t("replay.last"), "»", shown >= last)}${first > 0
+      ? html`<span class="note">${t("replay.before", { n: first })}</span>`
+      : ""}`,
+  );
+  if (page.view !== null) {
+    page.board.set({
+      fen: page.fens.get(page.view),
+      lastMove: moveSquares(game.moves[page.view - 1]),
+      removed: null,
+      dests: {},
+      selectable: null,
+    });
+  }
+}
+
+function replayTo(where) {
+  const game = page.game;
+  if (!game || !game.result) return;
+  const plies = knownPlies();
+  const shown = page.view === null ? game.ply : page.view;
+  const i = plies.indexOf(shown);
+  let target = shown;
+  if (where === "first") target = plies[0];
+  else if (where === "last") target = plies[plies.length - 1];
+  else if (where === "prev" && i > 0) target = plies[i - 1];
+  else if (where === "next" && i < plies.length - 1) target = plies[i + 1];
+  page.view = target === game.ply ? null : target;
+  update();
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!page.game || !page.game.result) return;
+  if (event.target.closest && event.target.closest("input, select, textarea, [data-square], [data-hand]")) return;
+  const where = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
+  if (where) {
+    event.preventDefault();
+    replayTo(where);
+  }
+});
 
 function playerBar(side) {
   const game = page.game;
@@ -309,21 +405,23 @@ function renderStatus() {
   let line;
   if (game.status === "created") {
     line = isCreator()
-      ? html`Waiting for an opponent: send them the invite link.`
-      : html`Waiting for a second player.`;
+      ? html`${t("status.waitInvite")}`
+      : html`${t("status.waitSecond")}`;
   } else if (game.result) {
     line = html`<strong>${resultText(game)}</strong>`;
   } else if (page.choice && page.choice.kind === "pick") {
-    line = html`<strong>Choose an enemy stone to remove.</strong>`;
+    line = html`<strong>${t("status.pick")}</strong>`;
   } else {
     const turn = game.turn;
-    const whose = seat === turn ? "Your turn" : seat ? "Your opponent's turn" : `${sideLabel(turn, game.players)} to move`;
+    const whose = seat === turn
+      ? t("status.yourTurn")
+      : seat ? t("status.opponentTurn") : t("status.toMove", { who: sideLabel(turn, game.players) });
     let offer = "";
     if (game.drawOffer) {
       offer = game.drawOffer === seat ? " · you offered a draw" : ` · ${sideLabel(game.drawOffer, game.players)} offers a draw`;
     }
     const placing = seat === turn && game.legalMoves.some((text) => text.startsWith("*"));
-    const hint = placing ? " · tap an empty square to place a stone" : "";
+    const hint = placing ? t("status.place") : "";
     line = html`${whose}${hint}${offer} <span class="deadline"></span>`;
   }
   render($("status"), line);
@@ -392,11 +490,48 @@ function renderInvite() {
   );
 }
 
+// Looks chosen by the viewer, remembered in this browser.
+function renderPrefs() {
+  const shogi = page.variant && page.variant.family === "shogi";
+  render(
+    $("prefs"),
+    html`<label class="check-inline"><input type="checkbox" data-pref="sound" ${
+      isMuted() ? "" : html`checked`}> ${t("pref.sound")}</label>${shogi
+      ? html`<label>${t("pref.pieces")} <select id="piece-set" data-pref="piece-set">${PIECE_SETS.map(
+          (set) => html`<option value="${set}" ${set === page.pieceSet ? html`selected` : ""}>${t(`set.${set}`)}</option>`,
+        )}</select></label>`
+      : ""}<label>${t("pref.lang")} <select data-pref="lang">${LANGS.map(
+        (l) => html`<option value="${l}" ${l === getLang() ? html`selected` : ""}>${l.toUpperCase()}</option>`,
+      )}</select></label>`,
+  );
+}
+
+document.addEventListener("change", (event) => {
+  const pref = event.target.dataset && event.target.dataset.pref;
+  if (pref === "sound") setMuted(!event.target.checked);
+  if (pref === "lang") {
+    setLang(event.target.value);
+    renderPrefs();
+    if (page.game) update();
+  }
+  if (pref === "piece-set") {
+    page.pieceSet = event.target.value;
+    storePieceSet(page.pieceSet);
+    page.board.set({ pieceSet: page.pieceSet });
+  }
+});
+
 // ---- buttons ------------------------------------------------------------------------------
 let resignTimer = null;
 
 async function onAction(action) {
   switch (action) {
+    case "replay-first":
+    case "replay-prev":
+    case "replay-next":
+    case "replay-last":
+      replayTo(action.slice("replay-".length));
+      break;
     case "flip":
       page.flipped = true;
       page.orientation = otherSide(page.orientation);

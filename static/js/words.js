@@ -1,17 +1,11 @@
-// Sentences for statuses and results (i18n comes later: keep every word here).
+// Sentences for statuses and results, in the chosen language (i18n.js).
 
-const REASONS = {
-  checkmate: "checkmate",
-  capture: "the royal piece was captured",
-  try: "try: the royal piece reached the far rank",
-  den: "a piece entered the den",
-  no_pieces: "no pieces left",
-  no_moves: "no legal move left",
-  repetition: "threefold repetition",
-  repetition_tiebreak: "repetition (tiebreak)",
-  no_progress: "no progress",
-  agreement: "agreement",
-};
+import { t } from "./i18n.js";
+
+const REASONS = [
+  "checkmate", "capture", "try", "den", "no_pieces", "no_moves", "repetition",
+  "repetition_tiebreak", "no_progress", "agreement",
+];
 
 export function sideLabel(side, players) {
   const player = players && players[side];
@@ -26,29 +20,22 @@ export function resultText(game) {
   const loser = winner === "first" ? "second" : winner === "second" ? "first" : null;
   const players = game.players;
   if (status === "aborted") {
-    return reason === "canceled" ? "Cancelled by its creator" : "Game aborted";
+    return reason === "canceled" ? t("result.canceled") : t("result.aborted");
   }
-  if (status === "noStart") return "Aborted: the first move was not made in time";
+  if (status === "noStart") return t("result.noStart");
   let why;
-  if (reason === "resign") why = `${sideLabel(loser, players)} resigned`;
-  else if (reason === "outoftime") why = `${sideLabel(loser, players)} ran out of time`;
+  if (reason === "resign") why = t("result.resigned", { who: sideLabel(loser, players) });
+  else if (reason === "outoftime") why = t("result.outoftime", { who: sideLabel(loser, players) });
   else if (reason === "opponent_gone") {
-    why = loser ? `${sideLabel(loser, players)} left the game` : "the opponent left the game";
-  } else if (reason === "try" && !winner) why = "both royal pieces made a try";
-  else why = REASONS[reason] || reason || status;
-  if (!winner) return `Draw: ${why}`;
-  return `${sideLabel(winner, players)} wins: ${why}`;
+    why = loser ? t("result.left", { who: sideLabel(loser, players) }) : t("result.opponentLeft");
+  } else if (reason === "try" && !winner) why = t("reason.both_try");
+  else why = REASONS.includes(reason) ? t(`reason.${reason}`) : reason || status;
+  if (!winner) return t("result.draw", { why });
+  return t("result.wins", { who: sideLabel(winner, players), why });
 }
 
 export function connectionText(status) {
-  return (
-    {
-      connecting: "connecting…",
-      open: "connected",
-      closed: "reconnecting…",
-      gone: "no such game",
-    }[status] || status
-  );
+  return ["connecting", "open", "closed", "gone"].includes(status) ? t(`conn.${status}`) : status;
 }
 
 export function formatClock(ms) {
