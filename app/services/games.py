@@ -176,11 +176,24 @@ class GameService:
             moves=game.moves.split(),
             players=await self.players(game),
             clock=self._clock(game),
+            positions=self.positions_of(game) if game.status in ENDED else None,
             createdAt=game.created_ms,
             startedAt=game.started_ms,
             finishedAt=game.finished_ms,
         )
         return data
+
+    @staticmethod
+    def positions_of(game: Game) -> list[str]:
+        """The position after each ply (0 = the start), without the history field: for
+        replaying a finished game."""
+        rules = engine.get_game(game.variant, **game.rules)
+        pos = rules.start()
+        texts = [pos]
+        for text in game.moves.split():
+            pos = rules.play(pos, text)
+            texts.append(pos)
+        return [" ".join(rules.to_text(p).split(" ")[: rules.TEXT_FIELDS]) for p in texts]
 
     def _clock(self, game: Game) -> dict[str, Any] | None:
         times = clock.remaining(game, self.now())

@@ -75,6 +75,8 @@ function onMessage(data) {
     case "state":
       page.game = data.game;
       page.fens.set(data.game.ply, data.game.fen);
+      // A finished game comes with every position, so it replays from the first move.
+      (data.game.positions || []).forEach((fen, ply) => page.fens.set(ply, fen));
       // Only the state sent to this socket on (re)connect names the viewer and the invite;
       // the ones broadcast to everyone after a change do not.
       if ("me" in data) page.me = data.me;
