@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -87,11 +88,16 @@ class LocalHub:
 
 
 class PostgresHub(LocalHub):
-    """LocalHub whose messages also travel through PostgreSQL NOTIFY to other instances."""
+    """LocalHub whose messages also travel through PostgreSQL NOTIFY to other instances.
+
+    Local subscribers get a message at once, in publishing order (never after a state a socket
+    was sent later); NOTIFY carries it to the other instances, which each ignore their own.
+    """
 
     def __init__(self, dsn: str) -> None:
         super().__init__()
         self._dsn = dsn
+        self._instance = secrets.token_hex(6)
         self._listener: Any = None
         self._sender: Any = None
         self._lock = asyncio.Lock()
@@ -111,11 +117,13 @@ class PostgresHub(LocalHub):
         self._listener = self._sender = None
 
     async def publish(self, channel: str, message: str) -> None:
-        payload = json.dumps({"c": channel, "m": message}, separators=(",", ":"))
+        self.deliver(channel, message)
+        payload = json.dumps(
+            {"i": self._instance, "c": channel, "m": message}, separators=(",", ":")
+        )
         if len(payload.encode()) > NOTIFY_LIMIT:
-            # Too big for NOTIFY: local subscribers get it as is, the others resync.
-            self.deliver(channel, message)
-            payload = json.dumps({"c": channel, "m": RESYNC, "skip_local": True})
+            # Too big for NOTIFY: the other instances' subscribers ask for the full state.
+            payload = json.dumps({"i": self._instance, "c": channel, "m": RESYNC})
         async with self._lock:  # one connection, one query at a time
             await self._sender.execute("SELECT pg_notify($1, $2)", NOTIFY_CHANNEL, payload)
 
@@ -125,9 +133,8 @@ class PostgresHub(LocalHub):
         except ValueError:
             log.warning("ignored a malformed notification: %r", payload[:200])
             return
-        if data.get("skip_local") and _pid == self._sender.get_server_pid():
-            return
-        self.deliver(data["c"], data["m"])
+        if data.get("i") != self._instance:
+            self.deliver(data["c"], data["m"])
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:

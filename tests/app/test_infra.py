@@ -100,6 +100,11 @@ async def test_events_cross_instances_through_postgres_notify(postgres_url):
             got_two = await asyncio.wait_for(on_two.get(), 10)
             got_one = await asyncio.wait_for(on_one.get(), 10)
             assert got_two == got_one == '{"type":"move","ply":1}'
+            await one.publish("game:x", '{"type":"move","ply":2}')
+            assert await asyncio.wait_for(on_one.get(), 10) == '{"type":"move","ply":2}'
+            assert await asyncio.wait_for(on_two.get(), 10) == '{"type":"move","ply":2}'
+            await asyncio.sleep(0.2)
+            assert on_one.queue.empty()  # its own notification is not delivered twice
             big = json.dumps({"type": "state", "blob": "x" * 10_000})
             await two.publish("game:x", big)
             assert await asyncio.wait_for(on_two.get(), 10) == big  # local: as is
