@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,43 +15,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from app.identity import COOKIE
-from tests.postgres import free_port, wait_for_port
+from tests.server import Server
 
-ROOT = Path(__file__).resolve().parents[2]
 TRY_GAME = ["b1c2", "b4a3", "c2c3", "a3a2", "c3c4"]  # first's lion takes c4: a try
-
-
-class Server:
-    def __init__(self, env: dict[str, str], tmp_path: Path) -> None:
-        self.env = env
-        self.port = free_port()
-        self.log = tmp_path / "server.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", "--port", str(self.port)],
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        wait_for_port(self.port, timeout=60)
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=30)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=30)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

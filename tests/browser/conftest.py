@@ -1,0 +1,97 @@
+"""Real-browser fixtures: the server as a process (SQLite in a temporary folder), Debian's
+Chromium driven by Playwright (never a downloaded browser), a fresh context per player."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright import sync_api as playwright_sync
+
+from tests.server import Server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+OUTPUT = Path(__file__).resolve().parents[1] / "output"
+
+
+def ensure_chromium() -> Path:
+    """Debian's Chromium, installed with apt when missing and we may (root): no download."""
+    if CHROMIUM.exists():
+        return CHROMIUM
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        raise RuntimeError(
+            "no /usr/bin/chromium and no way to install it here: "
+            "install Debian's 'chromium' package"
+        )
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update"], check=True, env=env, capture_output=True)
+    subprocess.run(
+        ["apt-get", "install", "-y", "chromium"], check=True, env=env, capture_output=True
+    )
+    if not CHROMIUM.exists():
+        raise RuntimeError("apt-get installed chromium but /usr/bin/chromium is still missing")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    data = tmp_path_factory.mktemp("browser-server")
+    env = {**os.environ, "SECRET_KEY": "browser-tests", "KODAMA_DATA_DIR": str(data)}
+    env.pop("DATABASE_URL", None)
+    srv = Server(env, data)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    executable = ensure_chromium()
+    with playwright_sync.sync_playwright() as pw:
+        launched = pw.chromium.launch(
+            executable_path=str(executable), headless=True, args=LAUNCH_ARGS
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def new_context(browser, server):
+    """``new_context(**options)``: a fresh browser context (one player: its own cookie)."""
+    made = []
+
+    def make(**options):
+        context = browser.new_context(base_url=server.base, **options)
+        context.set_default_timeout(10_000)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def output_dir() -> Path:
+    OUTPUT.mkdir(exist_ok=True)
+    return OUTPUT

@@ -1,0 +1,174 @@
+"""Driving the game page like a person: click squares and hand pieces, pick stones, answer
+the promotion dialog; wait on the page's own state (never fixed sleeps).
+
+Only the stable hooks are used: ``data-square``, ``data-hand``/``data-side``, ``data-action``
+and the promotion dialog's button values; the page's state is read from ``window.kodama``
+(kept for the page tests) and the move list (move texts are notation, never translated)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+
+MOVE = re.compile(r"^(?:([A-Z])\*|(\*)|([a-z]\d+))([a-z]\d+)(\+)?(?:x([a-z]\d+))?$")
+
+# A square holds a piece when it has an element besides its coordinate labels.
+OCCUPIED_JS = """() => [...document.querySelectorAll('#board [data-square]')]
+  .filter(sq => [...sq.querySelectorAll('*')].some(el => !el.closest('.coord')))
+  .map(sq => sq.dataset.square).sort()"""
+
+
+def parse(text: str) -> dict[str, Any]:
+    m = MOVE.match(text)
+    assert m, text
+    drop, star, origin, to, plus, removed = m.groups()
+    return {
+        "origin": f"{drop}*" if drop else "*" if star else origin,
+        "drop": drop or ("S" if star else None),
+        "to": to,
+        "promotion": bool(plus),
+        "removed": removed,
+    }
+
+
+def occupied(fen: str, files: int, ranks: int) -> list[str]:
+    """The occupied squares of a position string's board field."""
+    squares = []
+    for i, row in enumerate(fen.split(maxsplit=1)[0].split("/")):
+        rank = ranks - i
+        file = 0
+        for token in re.findall(r"\d+|\+?[A-Za-z]", row):
+            if token.isdigit():
+                file += int(token)
+            else:
+                squares.append(f"{chr(97 + file)}{rank}")
+                file += 1
+    return sorted(squares)
+
+
+def page_state(page) -> dict[str, Any]:
+    state: dict[str, Any] = page.evaluate(
+        """() => { const p = window.kodama.page, g = p.game;
+        const seat = g && p.me && g.players ? ['first', 'second'].find(
+          s => g.players[s] && g.players[s].id === p.me.id) || null : null;
+        return g ? {fen: g.fen, moves: g.moves, status: g.status, result: g.result,
+                    seat, awaiting: p.awaiting} : null; }"""
+    )
+    return state
+
+
+def move_list(page) -> list[str]:
+    texts = page.locator("#moves .mv").all_inner_texts()
+    return [t.strip() for t in texts if t.strip()]
+
+
+def wait_for_ply(page, ply: int, timeout: float = 10_000) -> None:
+    page.wait_for_function(
+        """n => { const p = window.kodama && window.kodama.page;
+          return p && p.game && p.game.moves.length === n && !p.awaiting; }""",
+        arg=ply,
+        timeout=timeout,
+    )
+
+
+def wait_started(page) -> None:
+    page.wait_for_function(
+        "() => { const g = window.kodama && window.kodama.page.game;"
+        " return g && g.status !== 'created'; }"
+    )
+
+
+@dataclass
+class Game:
+    """The engine's view of the game being played, to know what the page should show."""
+
+    variant: str
+    game: Any = None
+    pos: Any = None
+    moves: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.game = engine.get_game(self.variant)
+        self.pos = self.game.start()
+        board = self.game.describe()["board"]
+        self.files, self.ranks = board["files"], board["ranks"]
+
+    @property
+    def fen(self) -> str:
+        return str(self.game.to_text(self.pos))
+
+    @property
+    def mover(self) -> str:
+        return str(self.game.side_to_move(self.pos))
+
+    def candidates(self, text: str) -> list[str]:
+        """Legal moves sharing ``text``'s origin and target: the page must ask which one."""
+        want = parse(text)
+        return [
+            t
+            for t in self.game.legal_moves(self.pos)
+            if parse(t)["origin"] == want["origin"] and parse(t)["to"] == want["to"]
+        ]
+
+    def play(self, text: str) -> None:
+        self.pos = self.game.play(self.pos, text)
+        self.moves.append(text)
+
+    @property
+    def result(self):
+        return self.game.result(self.pos)
+
+
+def tap_or_click(locator, touch: bool) -> None:
+    if touch:
+        locator.tap()
+    else:
+        locator.click()
+
+
+def make_move(page, game: Game, text: str, *, touch: bool = False) -> None:
+    """Play ``text`` on ``page`` by clicking as a person would, then wait for the answer."""
+    wait_for_ply(page, len(game.moves))
+    move = parse(text)
+    side = game.mover
+    candidates = game.candidates(text)
+    if move["drop"]:
+        hand = page.locator(f'#board [data-hand="{move["drop"]}"][data-side="{side}"]')
+        tap_or_click(hand, touch)
+    else:
+        tap_or_click(page.locator(f'#board [data-square="{move["origin"]}"]'), touch)
+    tap_or_click(page.locator(f'#board [data-square="{move["to"]}"]'), touch)
+    if len(candidates) > 1 and move["removed"]:
+        tap_or_click(page.locator(f'#board [data-square="{move["removed"]}"]'), touch)
+    elif len(candidates) > 1:
+        dialog = page.locator("dialog#promotion")
+        answer = "promote" if move["promotion"] else "stay"
+        tap_or_click(dialog.locator(f'button[value="{answer}"]'), touch)
+    game.play(text)
+    wait_for_ply(page, len(game.moves))
+
+
+def assert_shows(page, game: Game) -> None:
+    """The page shows the engine's position: same position string, move list, pieces."""
+    state = page_state(page)
+    assert state["fen"] == game.fen
+    assert state["moves"] == game.moves
+    assert move_list(page) == game.moves
+    assert page.evaluate(OCCUPIED_JS) == occupied(game.fen, game.files, game.ranks)
+
+
+def piece_at(fen: str, square: str, ranks: int) -> str | None:
+    """The token on ``square`` of a position string ("L", "+P", "s"...), None when empty."""
+    row = fen.split(maxsplit=1)[0].split("/")[ranks - int(square[1:])]
+    file = 0
+    for token in re.findall(r"\d+|\+?[A-Za-z]", row):
+        if token.isdigit():
+            file += int(token)
+            continue
+        if file == ord(square[0]) - 97:
+            return str(token)
+        file += 1
+    return None

@@ -1,0 +1,45 @@
+"""A real Kodama server process for the tests that need one (restarts, browsers)."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.postgres import free_port, wait_for_port
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Server:
+    def __init__(self, env: dict[str, str], tmp_path: Path) -> None:
+        self.env = env
+        self.port = free_port()
+        self.log = tmp_path / "server.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app", "serve", "--port", str(self.port)],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        wait_for_port(self.port, timeout=60)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=30)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
