@@ -167,6 +167,7 @@ class GameService:
     async def state(self, game: Game) -> dict[str, Any]:
         """Everything a client shows: the full state, as sent on (re)connect."""
         data = self._live(game)
+        positions, movers = self.replay(game)
         data.update(
             id=game.id,
             variant=game.variant,
@@ -176,7 +177,8 @@ class GameService:
             moves=game.moves.split(),
             players=await self.players(game),
             clock=self._clock(game),
-            positions=self.positions_of(game) if game.status in ENDED else None,
+            movers=movers,
+            positions=positions if game.status in ENDED else None,
             createdAt=game.created_ms,
             startedAt=game.started_ms,
             finishedAt=game.finished_ms,
@@ -184,16 +186,19 @@ class GameService:
         return data
 
     @staticmethod
-    def positions_of(game: Game) -> list[str]:
-        """The position after each ply (0 = the start), without the history field: for
-        replaying a finished game."""
+    def replay(game: Game) -> tuple[list[str], list[str]]:
+        """The position after each ply (0 = the start, without the history field) and the
+        side that made each move (not always alternating: wali's automatic passes)."""
         rules = engine.get_game(game.variant, **game.rules)
         pos = rules.start()
-        texts = [pos]
+        positions = [pos]
+        movers = []
         for text in game.moves.split():
+            movers.append(rules.side_to_move(pos))
             pos = rules.play(pos, text)
-            texts.append(pos)
-        return [" ".join(rules.to_text(p).split(" ")[: rules.TEXT_FIELDS]) for p in texts]
+            positions.append(pos)
+        texts = [" ".join(rules.to_text(p).split(" ")[: rules.TEXT_FIELDS]) for p in positions]
+        return texts, movers
 
     def _clock(self, game: Game) -> dict[str, Any] | None:
         times = clock.remaining(game, self.now())

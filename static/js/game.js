@@ -98,6 +98,8 @@ function onMessage(data) {
     case "move":
       if (!page.game) return;
       playMoveSound(page.game.fen, data);
+      // The mover is whoever was to move before (not always the other side: wali passes).
+      page.game.movers = [...(page.game.movers || []), page.game.turn];
       for (const key of LIVE) if (key in data) page.game[key] = data[key];
       page.game.moves = [...page.game.moves, data.move];
       page.fens.set(data.ply, data.fen);
@@ -296,7 +298,7 @@ function update() {
   renderStatus();
   renderActions();
   renderInvite();
-  renderMoves($("moves"), game.moves);
+  renderMoves($("moves"), game.moves, game.movers);
   showReplay();
 }
 

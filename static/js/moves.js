@@ -1,15 +1,29 @@
-// The move list: numbered pairs, the last move marked.
+// The move list: a row per turn pair, first's move then second's, the last move marked.
+// Rows follow who actually moved (the server's movers): in wali a side that cannot place
+// passes, and its cell stays empty instead of shifting every later move into the wrong column.
 
 import { html, render } from "./html.js";
 
-export function renderMoves(element, moves) {
+export function renderMoves(element, moves, movers = []) {
+  const last = moves.length - 1;
   const rows = [];
-  for (let i = 0; i < moves.length; i += 2) {
-    const last = moves.length - 1;
-    rows.push(html`<li><span class="n">${i / 2 + 1}.</span>
-      <span class="mv${i === last ? " last" : ""}">${moves[i]}</span>
-      <span class="mv${i + 1 === last ? " last" : ""}">${moves[i + 1] ?? ""}</span></li>`);
-  }
-  render(element, rows.length ? html`${rows}` : html`<li class="empty">No moves yet</li>`);
+  let row = null;
+  moves.forEach((move, i) => {
+    const side = movers[i] || (i % 2 === 0 ? "first" : "second");
+    if (!row || side === "first" || row.second !== undefined) {
+      row = { first: undefined, second: undefined };
+      rows.push(row);
+    }
+    row[side] = { move, last: i === last };
+  });
+  const cell = (c) =>
+    c === undefined
+      ? html`<span class="skip" aria-label="no move">…</span>`
+      : html`<span class="mv${c.last ? " last" : ""}">${c.move}</span>`;
+  const items = rows.map(
+    (r, n) => html`<li><span class="n">${n + 1}.</span>${cell(r.first)}${
+      r.second === undefined && r === rows[rows.length - 1] ? "" : cell(r.second)}</li>`,
+  );
+  render(element, items.length ? html`${items}` : html`<li class="empty">No moves yet</li>`);
   element.scrollTop = element.scrollHeight;
 }
