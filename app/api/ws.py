@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Coroutine
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -69,13 +70,10 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         async with services.hub.subscribe(game_channel(game.id)) as sub:
             await services.publish_presence(game.id)
             await _send_state(conn, service, game.id, who)
-            writer = asyncio.create_task(_forward(conn, sub, services, game.id, who))
-            try:
-                await _read(conn, services, game.id, who)
-            finally:
-                writer.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await writer
+            await _serve(
+                read=_read(conn, services, game.id, who),
+                write=_forward(conn, sub, services, game.id, who),
+            )
     except WebSocketDisconnect:
         pass
     finally:
@@ -86,6 +84,18 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         task = asyncio.get_running_loop().create_task(services.publish_presence(game.id, message))
         _detached.add(task)
         task.add_done_callback(_detached.discard)
+
+
+async def _serve(read: Coroutine[Any, Any, None], write: Coroutine[Any, Any, None]) -> None:
+    """Forward broadcasts in the background while reading the client; stop both when the
+    reading ends (the client left)."""
+    writer = asyncio.create_task(write)
+    try:
+        await read
+    finally:
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
 
 
 async def _send_state(
@@ -209,13 +219,10 @@ async def lobby_socket(ws: WebSocket) -> None:
                     text = await sub.get()
                     await conn.send(await services.lobby.message() if text == RESYNC else text)
 
-            writer = asyncio.create_task(forward())
-            try:
-                while True:  # the lobby socket only listens; anything sent is ignored
-                    await ws.receive_text()
-            finally:
-                writer.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await writer
+            async def ignore() -> None:  # the lobby socket only listens: input is ignored
+                while (await ws.receive())["type"] != "websocket.disconnect":
+                    pass
+
+            await _serve(read=ignore(), write=forward())
     except WebSocketDisconnect:
         pass
