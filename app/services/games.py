@@ -167,7 +167,8 @@ class GameService:
     async def state(self, game: Game) -> dict[str, Any]:
         """Everything a client shows: the full state, as sent on (re)connect."""
         data = self._live(game)
-        positions, movers = self.replay(game)
+        over = game.status in ENDED
+        positions, movers = self.replay(game, positions=over)
         data.update(
             id=game.id,
             variant=game.variant,
@@ -176,9 +177,8 @@ class GameService:
             public=game.public,
             moves=game.moves.split(),
             players=await self.players(game),
-            clock=self._clock(game),
             movers=movers,
-            positions=positions if game.status in ENDED else None,
+            positions=positions,
             createdAt=game.created_ms,
             startedAt=game.started_ms,
             finishedAt=game.finished_ms,
@@ -186,19 +186,21 @@ class GameService:
         return data
 
     @staticmethod
-    def replay(game: Game) -> tuple[list[str], list[str]]:
-        """The position after each ply (0 = the start, without the history field) and the
-        side that made each move (not always alternating: wali's automatic passes)."""
+    def replay(game: Game, *, positions: bool) -> tuple[list[str] | None, list[str]]:
+        """The side that made each move (not always alternating: wali's automatic passes)
+        and, if asked, the position after each ply (0 = the start) without the history field."""
         rules = engine.get_game(game.variant, **game.rules)
         pos = rules.start()
-        positions = [pos]
+        seen = [pos]
         movers = []
         for text in game.moves.split():
             movers.append(rules.side_to_move(pos))
             pos = rules.play(pos, text)
-            positions.append(pos)
-        texts = [" ".join(rules.to_text(p).split(" ")[: rules.TEXT_FIELDS]) for p in positions]
-        return texts, movers
+            seen.append(pos)
+        if not positions:
+            return None, movers
+        fields = rules.TEXT_FIELDS
+        return [" ".join(rules.to_text(p).split(" ")[:fields]) for p in seen], movers
 
     def _clock(self, game: Game) -> dict[str, Any] | None:
         times = clock.remaining(game, self.now())
