@@ -100,7 +100,10 @@ class PostgresHub(LocalHub):
         self._instance = secrets.token_hex(6)
         self._listener: Any = None
         self._sender: Any = None
-        self._lock = asyncio.Lock()
+        # Notifications leave from one background task, in order and in batches: a publisher
+        # never waits for PostgreSQL (each NOTIFY is a transaction of its own).
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._sending: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         import asyncpg  # noqa: PLC0415 - only needed with PostgreSQL
@@ -108,8 +111,15 @@ class PostgresHub(LocalHub):
         self._listener = await asyncpg.connect(self._dsn)
         self._sender = await asyncpg.connect(self._dsn)
         await self._listener.add_listener(NOTIFY_CHANNEL, self._on_notify)
+        self._sending = asyncio.get_running_loop().create_task(self._send_forever())
 
     async def stop(self) -> None:
+        if self._sending is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._outbox.join(), 5)  # let what is queued go out
+            self._sending.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sending
         for conn in (self._listener, self._sender):
             if conn is not None:
                 with contextlib.suppress(Exception):
@@ -124,8 +134,22 @@ class PostgresHub(LocalHub):
         if len(payload.encode()) > NOTIFY_LIMIT:
             # Too big for NOTIFY: the other instances' subscribers ask for the full state.
             payload = json.dumps({"i": self._instance, "c": channel, "m": RESYNC})
-        async with self._lock:  # one connection, one query at a time
-            await self._sender.execute("SELECT pg_notify($1, $2)", NOTIFY_CHANNEL, payload)
+        self._outbox.put_nowait(payload)
+
+    async def _send_forever(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 200:
+                batch.append(self._outbox.get_nowait())
+            try:
+                await self._sender.execute(
+                    "SELECT pg_notify($1, x) FROM unnest($2::text[]) AS x", NOTIFY_CHANNEL, batch
+                )
+            except Exception:
+                log.exception("could not notify other instances of %d messages", len(batch))
+            finally:
+                for _ in batch:
+                    self._outbox.task_done()
 
     def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         try:
