@@ -16,7 +16,6 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -135,16 +134,6 @@ class TempPostgres:
 
     def __exit__(self, *_exc: object) -> None:
         self.stop()
-
-
-@contextlib.contextmanager
-def temp_postgres(*, durable: bool = False) -> Iterator[TempPostgres]:
-    pg = TempPostgres(durable=durable)
-    pg.start()
-    try:
-        yield pg
-    finally:
-        pg.stop()
 
 
 def wait_for_port(port: int, timeout: float = 30.0) -> None:

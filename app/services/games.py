@@ -662,7 +662,8 @@ class GameService:
             await self._change(game_id, expire)
         return len(stale)
 
-    async def live_game_ids(self) -> list[str]:
+    async def live_games(self) -> list[Game]:
         async with self.sessions() as session:
-            rows = await session.execute(select(Game.id).where(Game.status == "started"))
-            return [r[0] for r in rows]
+            return list(
+                (await session.execute(select(Game).where(Game.status == "started"))).scalars()
+            )

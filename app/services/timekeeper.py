@@ -55,11 +55,7 @@ class Timekeeper:
 
     async def sweep(self) -> None:
         await self.service.expire_open_games()
-        for game_id in await self.service.live_game_ids():
-            try:
-                game = await self.service.get(game_id)
-            except Exception:
-                continue
+        for game in await self.service.live_games():
             self.schedule(game)
 
     async def start(self) -> None:
