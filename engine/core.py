@@ -230,6 +230,11 @@ class Game(ABC, Generic[P]):
             raise IllegalMoveError(f"illegal move: {text!r} in {self.to_text(pos)}")
         return self._apply(pos, move)
 
+    def in_check(self, pos: P) -> bool:
+        """Whether the side to move's royal piece is attacked (shogi games; else False)."""
+        self._check_position(pos)
+        return False
+
     def result(self, pos: P) -> Result | None:
         """None while the game goes on, else its Result (rules/README.md order)."""
         self._check_position(pos)

@@ -223,6 +223,7 @@ class GameService:
             "status": game.status,
             "fen": game.fen,
             "turn": rules.side_to_move(pos),
+            "check": rules.in_check(pos),
             "legalMoves": [] if over or game.status != "started" else rules.legal_moves(pos),
             "result": None
             if not over

@@ -311,6 +311,12 @@ class ShogiGame(Game[ShogiPosition]):
         attacks = self._attacks
         return any(p * sgn < 0 and attacks[p][sq] >> square & 1 for sq, p in enumerate(board))
 
+    def in_check(self, pos: ShogiPosition) -> bool:
+        self._check_position(pos)
+        board, side = pos.board, pos.side
+        royal = self._royal * (1 - 2 * side)
+        return royal in board and self._attacked(board, board.index(royal), side)
+
     def _no_move_result(self, pos: ShogiPosition) -> Result:
         board, side = pos.board, pos.side
         reason = "no_moves"

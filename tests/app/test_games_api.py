@@ -475,7 +475,7 @@ def test_get_a_game(alice: Player, bob: Player, carol: Player):
     game = response.json()["game"]
     for key in (
         "id", "variant", "name", "rules", "public", "moves", "players", "clock", "ply",
-        "status", "fen", "turn", "legalMoves", "result", "drawOffer", "deadline",
+        "status", "fen", "turn", "check", "legalMoves", "result", "drawOffer", "deadline",
         "serverTime", "createdAt", "startedAt", "finishedAt",
     ):  # fmt: skip
         assert key in game, key

@@ -146,3 +146,19 @@ def test_engine_imports_only_the_standard_library() -> None:
             for name in names:
                 top = name.split(".")[0]
                 assert top in sys.stdlib_module_names, f"{path.name} imports {name}"
+
+
+def test_in_check_reports_an_attacked_royal_piece_of_the_side_to_move() -> None:
+    dobutsu = engine.get_game("dobutsu")
+    assert dobutsu.in_check(dobutsu.from_text("2l/1e1/g2/LE1 f C"))
+    assert not dobutsu.in_check(dobutsu.start())
+    gorogoro = engine.get_game("gorogoro")
+    mated = gorogoro.play(gorogoro.from_text("kp3/5/1G3/5/5/4K f G"), "G*a5")
+    assert gorogoro.in_check(mated)
+    assert not gorogoro.in_check(gorogoro.start())
+
+
+@pytest.mark.parametrize("gid", ["jungle", "yote", "wali"])
+def test_games_without_a_royal_piece_are_never_in_check(gid: str) -> None:
+    game = engine.get_game(gid)
+    assert not game.in_check(game.start())
