@@ -1,7 +1,9 @@
-"""Anonymous players: a signed cookie holding a random player id, given on the first visit.
+"""Players' identity: a signed cookie holding a random player id, given on the first visit.
 
 Playing needs no sign-up: the cookie is the identity (itsdangerous signs it, so nobody can
-take another player's seat by editing it).
+take another player's seat by editing it). Logging in to an account replaces it with one
+holding the account's player id and username: ``[id, username]`` instead of ``id``, so that
+every request knows the display name without a database read.
 """
 
 from __future__ import annotations
@@ -32,12 +34,23 @@ class Identities:
             player_id = self._signer.loads(cookie)
         except BadSignature:
             return None
+        if (
+            isinstance(player_id, list)
+            and len(player_id) == 2
+            and all(isinstance(part, str) for part in player_id)
+        ):
+            player_id, username = player_id
+            return Identity(player_id, username) if len(player_id) == 16 else None
         if not isinstance(player_id, str) or len(player_id) != 16:
             return None
         return Identity(player_id, display_name(player_id))
 
     def cookie(self, who: Identity) -> str:
         return str(self._signer.dumps(who.id))
+
+    def account_cookie(self, player_id: str, username: str) -> str:
+        """The cookie of a browser logged in to this account."""
+        return str(self._signer.dumps([player_id, username]))
 
 
 def display_name(player_id: str) -> str:

@@ -25,6 +25,8 @@ class CreateGameIn(BaseModel):
 class PlayerOut(BaseModel):
     id: str
     name: str
+    username: str | None = Field(default=None, description="only for a registered account")
+    title: str | None = Field(default=None, description='"BOT" for a bot account')
 
 
 class GameCreatedOut(BaseModel):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, status
+from fastapi import APIRouter, Depends, Request, status
 
 import engine
 
@@ -18,6 +18,7 @@ from ...schemas import (
     PlayerOut,
 )
 from ...services.games import NewGame
+from ..auth import Caller, caller
 from ..deps import CurrentPlayer, ServicesDep
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -26,9 +27,15 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.get("/me", response_model=PlayerOut)
-async def me(who: CurrentPlayer) -> PlayerOut:
-    return PlayerOut(id=who.id, name=who.name)
+@router.get("/me", response_model=PlayerOut, response_model_exclude_none=True)
+async def me(who: Annotated[Caller, Depends(caller())]) -> PlayerOut:
+    """Who this browser (or token) plays as; username and title only for an account."""
+    return PlayerOut(
+        id=who.identity.id,
+        name=who.identity.name,
+        username=who.username,
+        title="BOT" if who.bot else None,
+    )
 
 
 @router.get("/variants")
