@@ -22,8 +22,16 @@ class Player(Base):
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    name: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(40))  # an account's name is its username
     created_ms: Mapped[int] = mapped_column(BigInteger)
+    # A registered account (all None for an anonymous player). username_key is the
+    # lower-cased username: the unique one, so "Alice" and "alice" cannot both exist.
+    username: Mapped[str | None] = mapped_column(String(20), default=None)
+    username_key: Mapped[str | None] = mapped_column(
+        String(20), unique=True, index=True, default=None
+    )
+    password_hash: Mapped[str | None] = mapped_column(String(255), default=None)
+    title: Mapped[str | None] = mapped_column(String(8), default=None)  # "BOT" or None
 
 
 class Game(Base):
@@ -62,3 +70,63 @@ class Game(Base):
     # Every UPDATE says "WHERE ply = <the ply read>": a change that lost a race to another
     # matches no row and fails (StaleDataError) instead of overwriting it.
     __mapper_args__ = {"version_id_col": ply, "version_id_generator": False}  # noqa: RUF012
+
+
+class ApiToken(Base):
+    """A personal API token: only its SHA-256 is stored, the token is shown once."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # public: to list/revoke
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    description: Mapped[str] = mapped_column(String(100))
+    scopes: Mapped[str] = mapped_column(String(200))  # space-separated, as OAuth scopes
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    last_used_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    revoked_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+
+
+class Challenge(Base):
+    """A game proposed to one account (or, open, to anyone): accepted, it becomes the game
+    with the same id. ``color`` is the challenger's choice, in the bot API's words."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (
+        Index("ix_challenges_dest_status", "dest_id", "status"),
+        Index("ix_challenges_challenger_status", "challenger_id", "status"),
+    )
+
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    challenger_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    dest_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))  # None: open
+    variant: Mapped[str] = mapped_column(String(16))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    clock_limit: Mapped[int | None] = mapped_column(Integer)  # seconds; None: no clock
+    clock_increment: Mapped[int | None] = mapped_column(Integer)  # seconds
+    days: Mapped[int | None] = mapped_column(Integer)  # asked as correspondence: no clock
+    color: Mapped[str] = mapped_column(String(8))  # white | black | random
+    final_color: Mapped[str | None] = mapped_column(String(8))  # the challenger's, once drawn
+    rated: Mapped[bool] = mapped_column(Boolean)
+    # created, accepted, declined, canceled, expired
+    status: Mapped[str] = mapped_column(String(16))
+    decline_reason: Mapped[str | None] = mapped_column(String(16))
+    # An open challenge's seats, taken one by one by whoever opens its links.
+    open_white_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    open_black_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    updated_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class ChatLine(Base):
+    """One line of a game's chat (plain text), in the players' or the spectators' room."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    room: Mapped[str] = mapped_column(String(16))  # player | spectator
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    username: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(140))
+    created_ms: Mapped[int] = mapped_column(BigInteger)

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 class Server:
     def __init__(self, env: dict[str, str], tmp_path: Path) -> None:
-        self.env = env
+        # The built-in bots stay off unless a test asks for them (KODAMA_BUILTIN_BOTS=true).
+        self.env = {"KODAMA_BUILTIN_BOTS": "false", **env}
         self.port = free_port()
         self.log = tmp_path / "server.log"
         self.proc: subprocess.Popen[bytes] | None = None

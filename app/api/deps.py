@@ -12,8 +12,12 @@ from ..core.config import Settings
 from ..identity import COOKIE, Identities
 from ..realtime.hub import LocalHub
 from ..realtime.presence import Presence
+from ..services.accounts import AccountService
+from ..services.apilimits import ApiLimits
+from ..services.challenges import ChallengeService
 from ..services.games import GameService, Identity, game_channel
 from ..services.lobby import LobbyFeed
+from ..services.streams import EventStreams, GameEvents
 from ..services.timekeeper import Timekeeper
 
 
@@ -26,6 +30,12 @@ class Services:
     identities: Identities
     timekeeper: Timekeeper
     lobby: LobbyFeed
+    accounts: AccountService
+    # The bot API (docs/api.md).
+    challenges: ChallengeService
+    game_events: GameEvents
+    event_streams: EventStreams
+    limits: ApiLimits
 
     async def publish_presence(self, game_id: str, message: str | None = None) -> None:
         if message is None:

@@ -26,6 +26,7 @@ router = APIRouter()
 
 _detached: set[asyncio.Task[None]] = set()
 CLIENT_TYPES = ("move", "resign", "draw", "abort", "claim", "resync", "ping")
+PLAYER_CHAT = '{"type":"chat","room":"player"'  # how app/api/routes/bot.py writes it
 
 
 class Connection:
@@ -120,6 +121,8 @@ async def _forward(
             continue
         if who is not None and conn.side is None and text.startswith('{"type":"state"'):
             await _take_seat(conn, services, game_id, who, json.loads(text))
+        if conn.side is None and text.startswith(PLAYER_CHAT):
+            continue  # the players' chat room is theirs only (docs/protocol.md, chat)
         await conn.send(text)
 
 

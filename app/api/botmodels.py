@@ -1,0 +1,314 @@
+"""The bot API's bodies and NDJSON lines as Pydantic models: they document /openapi.json, and
+the tests check every line the server sends against them (unknown fields are refused)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+
+Color = Literal["white", "black"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+# ---- request bodies (JSON, or a form with dotted names: clock.limit=300) ----------------------
+class ClockIn(Strict):
+    limit: int = Field(description="initial time per side, seconds (1 to 10800)")
+    increment: int = Field(default=0, description="seconds added after each move (0 to 180)")
+
+
+class ChallengeIn(Strict):
+    variant: str = Field(description="a game id: dobutsu, gorogoro, jungle, yote or wali")
+    rules: dict[str, str] = Field(
+        default_factory=dict,
+        description="rule options of the game (form: rules.<option>=<value>); omitted ones "
+        "take their defaults",
+    )
+    clock: ClockIn | None = Field(default=None, description="form: clock.limit, clock.increment")
+    days: int | None = Field(
+        default=None,
+        description="lichess's correspondence: accepted, and the game has no clock (1 to 14)",
+    )
+    color: Literal["white", "black", "random"] = Field(
+        default="random", description="the challenger's colour (white = the first player)"
+    )
+    rated: bool = Field(default=False, description="must be false: there are no ratings yet")
+
+
+class SeekIn(Strict):
+    variant: str = Field(description="a game id")
+    rules: dict[str, str] = Field(default_factory=dict, description="form: rules.<option>=…")
+    time: float | None = Field(default=None, description="minutes per side (with increment)")
+    increment: int = Field(default=0, description="seconds per move")
+    days: int | None = Field(default=None, description="accepted; the game has no clock")
+    color: Literal["white", "black", "random"] = "random"
+    rated: bool = Field(default=False, description="must be false")
+
+
+class DeclineIn(Strict):
+    reason: str = Field(
+        default="generic",
+        description="generic, later, tooFast, tooSlow, timeControl, rated, casual, standard, "
+        "variant, noBot or onlyBot",
+    )
+
+
+class ChatIn(Strict):
+    room: Literal["player", "spectator"]
+    text: str = Field(description="plain text, 1 to 140 characters")
+
+
+# ---- shared pieces -----------------------------------------------------------------------------
+class VariantOut(Strict):
+    key: str = Field(description="our game id")
+    name: str
+
+
+class PerfOut(Strict):
+    name: str
+
+
+class GamePlayerOut(Strict):
+    id: str = Field(description="the player id (GET /api/account's id)")
+    name: str = Field(description="the username, or an anonymous player's display name")
+    title: str | None = Field(description='"BOT" for a bot account')
+
+
+class ClockOut(Strict):
+    initial: int = Field(description="milliseconds")
+    increment: int = Field(description="milliseconds")
+
+
+class DoneOut(Strict):
+    ok: bool = True
+
+
+# ---- game stream lines -------------------------------------------------------------------------
+class GameStateEvent(Strict):
+    type: Literal["gameState"]
+    moves: str = Field(description="every move so far, canonical texts separated by spaces")
+    wtime: int = Field(description="white's (first's) remaining ms; 2147483647 without clock")
+    btime: int
+    winc: int = Field(description="increment in ms")
+    binc: int
+    status: str = Field(description="started, or the ending: aborted, mate, resign, …")
+    wdraw: bool = Field(description="white offers a draw")
+    bdraw: bool
+    fen: str = Field(description="the position string (docs/notation.md)")
+    legalMoves: list[str] = Field(description="every legal move of the side to move")
+    turn: Color = Field(description="the side to move")
+    check: bool
+    ply: int = Field(description="moves played")
+    winner: Color | None = None
+    reason: str | None = Field(default=None, description="how it ended, once over")
+
+
+class GameFullEvent(Strict):
+    type: Literal["gameFull"]
+    id: str
+    variant: VariantOut
+    clock: ClockOut | None
+    speed: str
+    perf: PerfOut
+    rated: bool
+    createdAt: int
+    white: GamePlayerOut | None
+    black: GamePlayerOut | None
+    initialFen: str
+    state: GameStateEvent
+    rules: dict[str, str] = Field(description="the rule options in force")
+
+
+class ChatLineEvent(Strict):
+    type: Literal["chatLine"]
+    room: Literal["player", "spectator"]
+    username: str
+    text: str
+
+
+class OpponentGoneEvent(Strict):
+    type: Literal["opponentGone"]
+    gone: bool
+    claimWinInSeconds: int | None = Field(
+        default=None, description="when gone: seconds until claim-victory is allowed"
+    )
+
+
+class GameStreamLine(RootModel[GameFullEvent | GameStateEvent | ChatLineEvent | OpponentGoneEvent]):
+    """One line of a game stream (first gameFull; empty lines are keep-alives)."""
+
+
+# ---- event stream lines ------------------------------------------------------------------------
+class OpponentOut(Strict):
+    id: str | None
+    username: str
+    title: str | None
+
+
+class StatusOut(Strict):
+    id: int
+    name: str
+
+
+class CompatOut(Strict):
+    bot: bool
+    board: bool
+
+
+class EventGameOut(Strict):
+    id: str
+    gameId: str
+    fullId: str
+    color: Color
+    fen: str
+    hasMoved: bool
+    isMyTurn: bool
+    lastMove: str
+    opponent: OpponentOut
+    perf: str
+    rated: bool
+    secondsLeft: int | None
+    source: Literal["friend", "lobby"]
+    status: StatusOut
+    speed: str
+    variant: VariantOut
+    compat: CompatOut
+    rules: dict[str, str]
+    winner: Color | None = None
+    reason: str | None = None
+
+
+class GameEvent(Strict):
+    type: Literal["gameStart", "gameFinish"]
+    game: EventGameOut
+
+
+class TimeControlOut(Strict):
+    type: Literal["clock", "unlimited"]
+    limit: int | None = Field(default=None, description="seconds")
+    increment: int | None = Field(default=None, description="seconds")
+    show: str | None = None
+
+
+class ChallengeUserOut(Strict):
+    id: str
+    name: str
+    title: str | None
+
+
+class SeatsOut(Strict):
+    white: ChallengeUserOut | None
+    black: ChallengeUserOut | None
+
+
+class ChallengeOut(Strict):
+    id: str = Field(description="also the id of the game it becomes")
+    url: str = Field(description="the challenge's page")
+    status: Literal["created", "accepted", "declined", "canceled", "expired"]
+    challenger: ChallengeUserOut | None
+    destUser: ChallengeUserOut | None = Field(description="null for an open challenge")
+    variant: VariantOut
+    rated: bool
+    speed: str
+    timeControl: TimeControlOut
+    color: Literal["white", "black", "random"] = Field(description="the challenger's choice")
+    finalColor: Color | None = Field(description="the challenger's colour, once accepted")
+    perf: PerfOut
+    rules: dict[str, str]
+    createdAt: int
+    days: int | None = None
+    direction: Literal["in", "out"] | None = None
+    declineReason: str | None = None
+    declineReasonKey: str | None = None
+    gameId: str | None = Field(default=None, description="once accepted")
+    gameUrl: str | None = None
+    open: bool | None = Field(default=None, description="an open challenge")
+    urlWhite: str | None = None
+    urlBlack: str | None = None
+    seats: SeatsOut | None = Field(default=None, description="an open challenge's seats")
+
+
+class ChallengeEvent(Strict):
+    type: Literal["challenge", "challengeCanceled", "challengeDeclined"]
+    challenge: ChallengeOut
+
+
+class EventLine(RootModel[GameEvent | ChallengeEvent]):
+    """One line of the event stream (empty lines are keep-alives)."""
+
+
+class ChallengesOut(Strict):
+    incoming: list[ChallengeOut] = Field(alias="in")
+    outgoing: list[ChallengeOut] = Field(alias="out")
+
+
+class OnlineBotGames(Strict):
+    games: list[str]
+
+
+class OnlineBotOut(Strict):
+    id: str
+    username: str
+    title: Literal["BOT"]
+    bot: OnlineBotGames
+
+
+class SeekLine(Strict):
+    id: str = Field(description="the game, once paired")
+
+
+class ChatOut(Strict):
+    room: Literal["player", "spectator"]
+    user: str
+    text: str
+    createdAt: int
+
+
+# ---- export ------------------------------------------------------------------------------------
+class ExportUser(Strict):
+    user: GamePlayerOut
+
+
+class ExportPlayers(Strict):
+    white: ExportUser | None
+    black: ExportUser | None
+
+
+class ExportClock(Strict):
+    initial: int = Field(description="seconds, as lichess's export")
+    increment: int = Field(description="seconds")
+    totalTime: int = Field(description="initial + 40 × increment, seconds")
+
+
+class GameExportOut(Strict):
+    id: str
+    rated: bool
+    variant: VariantOut
+    speed: str
+    perf: PerfOut
+    createdAt: int
+    startedAt: int | None
+    lastMoveAt: int | None
+    finishedAt: int | None
+    status: str
+    reason: str | None
+    winner: Color | None
+    players: ExportPlayers
+    moves: str
+    initialFen: str
+    fen: str
+    turn: Color
+    legalMoves: list[str]
+    ply: int
+    rules: dict[str, str]
+    clock: ExportClock | None
+    wtime: int | None = Field(description="remaining ms (null without clock)")
+    btime: int | None
+    drawOffer: Color | None
+
+
+class ExportLine(RootModel[GameExportOut | GameStateEvent | ChatLineEvent]):
+    """One line of a spectator's stream (first the game; empty lines are keep-alives)."""

@@ -1,0 +1,499 @@
+"""Challenges (lichess-style) and seeks.
+
+A challenge proposes a game to one account; the challenged player accepts (the game starts
+at once with both seats taken, under the challenge's id), declines with a reason, or the
+challenger cancels. An *open* challenge has no destination: the first two people to open
+its links take the seats, and the game starts when both are taken. A challenge nobody
+answers expires after ``challenge_expire_minutes``.
+
+Every status change is one conditional UPDATE (``... WHERE status = 'created'``): of an
+accept and a cancel racing, exactly one wins, on SQLite and PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import engine
+from engine import EngineError
+
+from ..core.config import Settings
+from ..models import Challenge, Game, Player
+from ..realtime.hub import LocalHub
+from .accounts import AccountService
+from .errors import ServiceError
+from .games import MAX_CLOCK_MINUTES, MAX_INCREMENT_SECONDS, GameService, Identity, NewGame
+from .streams import SIDE, PlayerInfo, load_players, player_channel, speed_of, variant_json
+
+log = logging.getLogger(__name__)
+
+STATUSES = ("created", "accepted", "declined", "canceled", "expired")
+COLORS = ("white", "black", "random")
+# lichess's decline reasons and their sentences.
+DECLINE_REASONS = {
+    "generic": "I'm not accepting challenges at the moment.",
+    "later": "This is not the right time for me, please ask again later.",
+    "tooFast": "This time control is too fast for me, please challenge again with a slower game.",
+    "tooSlow": "This time control is too slow for me, please challenge again with a faster game.",
+    "timeControl": "I'm not accepting challenges with this time control.",
+    "rated": "Please send me a rated challenge instead.",
+    "casual": "Please send me a casual challenge instead.",
+    "standard": "I'm not accepting variant challenges right now.",
+    "variant": "This variant is not available for me right now.",
+    "noBot": "I'm not accepting challenges from bots.",
+    "onlyBot": "I'm only accepting challenges from bots.",
+}
+MAX_LIMIT_SECONDS = MAX_CLOCK_MINUTES * 60
+MAX_DAYS = 14
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a challenge or a seek proposes. ``limit``/``increment`` in seconds (None: no
+    clock); ``days``: asked as correspondence, played without a clock."""
+
+    variant: str
+    rules: dict[str, str]
+    limit: int | None
+    increment: int
+    days: int | None
+    color: str  # the proposer's: white | black | random
+    rated: bool
+
+    def checked(self) -> Terms:
+        """The terms with every rule option filled in, or the error of the first bad field."""
+        try:
+            game = engine.get_game(self.variant, **self.rules)
+        except EngineError as exc:
+            raise ServiceError(exc.code, str(exc), 400) from None
+        if self.rated:
+            raise ServiceError(
+                "challenge.rated", "rated games are not available yet: send rated=false"
+            )
+        if self.color not in COLORS:
+            raise ServiceError("request.invalid", "color must be white, black or random")
+        if self.limit is not None and self.days is not None:
+            raise ServiceError("request.invalid", "give a clock or days, not both")
+        if self.limit is not None and not 1 <= self.limit <= MAX_LIMIT_SECONDS:
+            raise ServiceError(
+                "clock.invalid", f"clock.limit must be 1 to {MAX_LIMIT_SECONDS} seconds"
+            )
+        if not 0 <= self.increment <= MAX_INCREMENT_SECONDS:
+            raise ServiceError(
+                "clock.invalid", f"clock.increment must be 0 to {MAX_INCREMENT_SECONDS} seconds"
+            )
+        if self.days is not None and not 1 <= self.days <= MAX_DAYS:
+            raise ServiceError("request.invalid", f"days must be 1 to {MAX_DAYS}")
+        return Terms(
+            self.variant,
+            dict(game.options),
+            self.limit,
+            self.increment if self.limit is not None else 0,
+            self.days,
+            self.color,
+            False,
+        )
+
+    @property
+    def clock_ms(self) -> int | None:
+        return None if self.limit is None else self.limit * 1000
+
+
+def time_control(challenge: Challenge) -> dict[str, Any]:
+    if challenge.clock_limit is None:
+        return {"type": "unlimited"}
+    limit, inc = challenge.clock_limit, challenge.clock_increment or 0
+    shown = f"{limit // 60}" if limit % 60 == 0 else f"{limit / 60:g}"
+    return {"type": "clock", "limit": limit, "increment": inc, "show": f"{shown}+{inc}"}
+
+
+def user_json(info: PlayerInfo | None) -> dict[str, Any] | None:
+    if info is None:
+        return None
+    return {"id": info.id, "name": info.name, "title": info.title}
+
+
+class ChallengeService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        games: GameService,
+        accounts: AccountService,
+        hub: LocalHub,
+        settings: Settings,
+    ) -> None:
+        self.sessions = sessions
+        self.games = games
+        self.accounts = accounts
+        self.hub = hub
+        self.settings = settings
+
+    # ---- reading -------------------------------------------------------------------------
+    def _cutoff(self) -> int:
+        return self.games.now() - int(self.settings.challenge_expire_minutes * 60_000)
+
+    async def get(self, challenge_id: str) -> Challenge:
+        async with self.sessions() as session:
+            found = await session.get(Challenge, challenge_id)
+        if found is None:
+            raise ServiceError("challenge.not_found", f"no challenge {challenge_id!r}", 404)
+        if found.status == "created" and found.created_ms < self._cutoff():
+            await self._set_status(found.id, "expired")
+            return await self.get(challenge_id)
+        return found
+
+    async def pending(self, player_id: str) -> tuple[list[Challenge], list[Challenge]]:
+        """The player's challenges waiting for an answer: (received, sent), oldest first."""
+        async with self.sessions() as session:
+            rows = (
+                await session.execute(
+                    select(Challenge)
+                    .where(
+                        Challenge.status == "created",
+                        Challenge.created_ms >= self._cutoff(),
+                        or_(Challenge.dest_id == player_id, Challenge.challenger_id == player_id),
+                    )
+                    .order_by(Challenge.created_ms, Challenge.id)
+                )
+            ).scalars()
+            found = list(rows)
+        received = [c for c in found if c.dest_id == player_id]
+        sent = [c for c in found if c.challenger_id == player_id and c.dest_id != player_id]
+        return received, sent
+
+    async def to_json(
+        self, challenge: Challenge, base_url: str, direction: str | None = None
+    ) -> dict[str, Any]:
+        players = await load_players(
+            self.sessions,
+            (
+                challenge.challenger_id,
+                challenge.dest_id,
+                challenge.open_white_id,
+                challenge.open_black_id,
+            ),
+        )
+        return self.json_of(challenge, players, base_url, direction)
+
+    @staticmethod
+    def json_of(
+        challenge: Challenge,
+        players: Mapping[str, PlayerInfo],
+        base_url: str,
+        direction: str | None = None,
+    ) -> dict[str, Any]:
+        url = f"{base_url}/challenge/{challenge.id}"
+        data: dict[str, Any] = {
+            "id": challenge.id,
+            "url": url,
+            "status": challenge.status,
+            "challenger": user_json(players.get(challenge.challenger_id)),
+            "destUser": user_json(players.get(challenge.dest_id or "")),
+            "variant": variant_json(challenge.variant),
+            "rated": challenge.rated,
+            "speed": speed_of(
+                None if challenge.clock_limit is None else challenge.clock_limit * 1000,
+                (challenge.clock_increment or 0) * 1000,
+            ),
+            "timeControl": time_control(challenge),
+            "color": challenge.color,
+            "finalColor": challenge.final_color,
+            "perf": {"name": engine.get_game(challenge.variant).name},
+            "rules": dict(challenge.rules),
+            "createdAt": challenge.created_ms,
+        }
+        if challenge.days is not None:
+            data["days"] = challenge.days
+        if direction is not None:
+            data["direction"] = direction
+        if challenge.status == "declined":
+            reason = challenge.decline_reason or "generic"
+            data["declineReasonKey"] = reason
+            data["declineReason"] = DECLINE_REASONS.get(reason, DECLINE_REASONS["generic"])
+        if challenge.status == "accepted":
+            data["gameId"] = challenge.id
+            data["gameUrl"] = f"{base_url}/game/{challenge.id}"
+        if challenge.dest_id is None:
+            data["open"] = True
+            data["urlWhite"] = f"{url}?color=white"
+            data["urlBlack"] = f"{url}?color=black"
+            data["seats"] = {
+                "white": user_json(players.get(challenge.open_white_id or "")),
+                "black": user_json(players.get(challenge.open_black_id or "")),
+            }
+        return data
+
+    # ---- creating ------------------------------------------------------------------------
+    async def _new_id(self) -> str:
+        """8 characters (48 bits) that are neither a challenge's nor a game's id yet: the
+        challenge's id becomes its game's."""
+        while True:
+            candidate = secrets.token_urlsafe(6)
+            async with self.sessions() as session:
+                challenge = await session.get(Challenge, candidate)
+                game = await session.get(Game, candidate)
+            if challenge is None and game is None:
+                return candidate
+
+    async def create(
+        self, challenger: Identity, username: str, terms: Terms, base_url: str
+    ) -> Challenge:
+        terms = terms.checked()
+        dest = await self.accounts.by_username(username) if len(username) <= 40 else None
+        if dest is None or dest.username is None:
+            raise ServiceError("user.not_found", f"no player {username!r}", 404)
+        if dest.id == challenger.id:
+            raise ServiceError("challenge.self", "you cannot challenge yourself")
+        challenge = await self._insert(challenger, dest.id, terms)
+        await self.announce(challenge, "challenge", base_url)
+        return challenge
+
+    async def create_open(self, creator: Identity, terms: Terms) -> Challenge:
+        return await self._insert(creator, None, terms.checked())
+
+    async def _insert(self, challenger: Identity, dest_id: str | None, terms: Terms) -> Challenge:
+        await self.games.ensure_player(challenger)
+        now = self.games.now()
+        challenge = Challenge(
+            id=await self._new_id(),
+            challenger_id=challenger.id,
+            dest_id=dest_id,
+            variant=terms.variant,
+            rules=terms.rules,
+            clock_limit=terms.limit,
+            clock_increment=None if terms.limit is None else terms.increment,
+            days=terms.days,
+            color=terms.color,
+            final_color=None,
+            rated=False,
+            status="created",
+            decline_reason=None,
+            open_white_id=None,
+            open_black_id=None,
+            created_ms=now,
+            updated_ms=now,
+        )
+        async with self.sessions() as session, session.begin():
+            session.add(challenge)
+        return challenge
+
+    async def announce(self, challenge: Challenge, kind: str, base_url: str) -> None:
+        """Tell both players' event streams (lichess sends the challenger a copy too)."""
+        data = {"type": kind, "challenge": await self.to_json(challenge, base_url)}
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        for player_id in {challenge.challenger_id, challenge.dest_id}:
+            if player_id is not None:
+                await self.hub.publish(player_channel(player_id), text)
+
+    # ---- answering -----------------------------------------------------------------------
+    async def _set_status(self, challenge_id: str, status: str, **values: Any) -> bool:
+        """Move a waiting challenge to ``status``; False if it was no longer waiting."""
+        async with self.sessions() as session, session.begin():
+            result = await session.execute(
+                update(Challenge)
+                .where(Challenge.id == challenge_id, Challenge.status == "created")
+                .values(status=status, updated_ms=self.games.now(), **values)
+            )
+            return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _not_pending(challenge: Challenge) -> ServiceError:
+        return ServiceError(
+            "challenge.not_pending",
+            f"this challenge is {challenge.status}, no longer waiting for an answer",
+            409,
+            challengeStatus=challenge.status,
+        )
+
+    async def _waiting(self, challenge_id: str) -> Challenge:
+        challenge = await self.get(challenge_id)
+        if challenge.status != "created":
+            raise self._not_pending(challenge)
+        return challenge
+
+    async def _changed(self, challenge_id: str, status: str, **values: Any) -> Challenge:
+        if not await self._set_status(challenge_id, status, **values):
+            raise self._not_pending(await self.get(challenge_id))
+        return await self.get(challenge_id)
+
+    async def accept(self, who: Identity, challenge_id: str, color: str | None = None) -> Challenge:
+        challenge = await self.get(challenge_id)
+        if challenge.dest_id is None:
+            return await self._take_open_seat(who, challenge, color)
+        if challenge.dest_id != who.id:
+            raise ServiceError(
+                "challenge.not_yours", "only the challenged player can accept this challenge", 403
+            )
+        if challenge.status != "created":
+            raise self._not_pending(challenge)
+        final = challenge.color
+        if final == "random":
+            final = secrets.choice(("white", "black"))
+        challenge = await self._changed(challenge.id, "accepted", final_color=final)
+        challenger = await self._identity(challenge.challenger_id)
+        first, second = (challenger, who) if final == "white" else (who, challenger)
+        await self._start(challenge, first, second, creator=challenger)
+        return challenge
+
+    async def _identity(self, player_id: str) -> Identity:
+        async with self.sessions() as session:
+            player = await session.get(Player, player_id)
+        return Identity(player_id, player.name if player is not None else "?")
+
+    async def _start(
+        self, challenge: Challenge, first: Identity, second: Identity, creator: Identity
+    ) -> None:
+        try:
+            await self.games.create_started(
+                challenge.id,
+                first,
+                second,
+                creator,
+                variant=challenge.variant,
+                rules=dict(challenge.rules),
+                clock_ms=None if challenge.clock_limit is None else challenge.clock_limit * 1000,
+                increment_ms=(challenge.clock_increment or 0) * 1000,
+            )
+        except Exception:
+            # No game: the challenge waits again rather than claim a game that is not there.
+            async with self.sessions() as session, session.begin():
+                await session.execute(
+                    update(Challenge)
+                    .where(Challenge.id == challenge.id)
+                    .values(status="created", final_color=None)
+                )
+            raise
+
+    async def _take_open_seat(
+        self, who: Identity, challenge: Challenge, color: str | None
+    ) -> Challenge:
+        if color is not None and color not in ("white", "black"):
+            raise ServiceError("request.invalid", "color must be white or black")
+        if who.id in (challenge.open_white_id, challenge.open_black_id):
+            return challenge  # already seated: opening the link again changes nothing
+        if challenge.status != "created":
+            raise self._not_pending(challenge)
+        free = [
+            c
+            for c, holder in (
+                ("white", challenge.open_white_id),
+                ("black", challenge.open_black_id),
+            )
+            if holder is None
+        ]
+        if color is None:
+            color = secrets.choice(free) if free else "white"
+        column = Challenge.open_white_id if color == "white" else Challenge.open_black_id
+        await self.games.ensure_player(who)
+        async with self.sessions() as session, session.begin():
+            result = await session.execute(
+                update(Challenge)
+                .where(
+                    Challenge.id == challenge.id,
+                    Challenge.status == "created",
+                    column.is_(None),
+                )
+                .values({column: who.id, "updated_ms": self.games.now()})
+            )
+            took = result.rowcount == 1  # type: ignore[attr-defined]
+        if not took:
+            raise ServiceError(
+                "challenge.seat_taken", f"the {color} seat of this challenge is taken", 409
+            )
+        challenge = await self.get(challenge.id)
+        if challenge.open_white_id and challenge.open_black_id:
+            # The second seat taken: exactly one request (the one that flips the status)
+            # creates the game.
+            if await self._set_status(challenge.id, "accepted"):
+                white = await self._identity(challenge.open_white_id)
+                black = await self._identity(challenge.open_black_id)
+                await self._start(challenge, white, black, creator=white)
+            challenge = await self.get(challenge.id)
+        return challenge
+
+    async def decline(
+        self, who: Identity, challenge_id: str, reason: str | None, base_url: str
+    ) -> Challenge:
+        reason = reason or "generic"
+        if reason not in DECLINE_REASONS:
+            raise ServiceError(
+                "request.invalid",
+                f"unknown decline reason {reason!r} (reasons: {', '.join(DECLINE_REASONS)})",
+            )
+        challenge = await self._waiting(challenge_id)
+        if challenge.dest_id is None or challenge.dest_id != who.id:
+            raise ServiceError(
+                "challenge.not_yours", "only the challenged player can decline this challenge", 403
+            )
+        challenge = await self._changed(challenge.id, "declined", decline_reason=reason)
+        await self.announce(challenge, "challengeDeclined", base_url)
+        return challenge
+
+    async def cancel(self, who: Identity, challenge_id: str, base_url: str) -> Challenge:
+        challenge = await self._waiting(challenge_id)
+        if challenge.challenger_id != who.id:
+            raise ServiceError(
+                "challenge.not_yours", "only the challenger can cancel this challenge", 403
+            )
+        challenge = await self._changed(challenge.id, "canceled")
+        await self.announce(challenge, "challengeCanceled", base_url)
+        return challenge
+
+    # ---- seeks ---------------------------------------------------------------------------
+    async def pair(self, who: Identity, terms: Terms) -> Game | None:
+        """Take the seat of the oldest compatible open public game, if there is one."""
+        clock_ms = terms.clock_ms
+        async with self.sessions() as session:
+            stmt = (
+                select(Game)
+                .where(
+                    Game.status == "created",
+                    Game.public.is_(True),
+                    Game.variant == terms.variant,
+                    Game.creator_id != who.id,
+                    Game.clock_initial_ms.is_(None)
+                    if clock_ms is None
+                    else Game.clock_initial_ms == clock_ms,
+                )
+                .order_by(Game.created_ms, Game.id)
+                .limit(50)
+            )
+            candidates = list((await session.execute(stmt)).scalars())
+        wanted = None if terms.color == "random" else SIDE[terms.color]
+        for game in candidates:
+            increment = None if clock_ms is None else terms.increment * 1000
+            if game.clock_increment_ms != increment or dict(game.rules) != terms.rules:
+                continue
+            theirs = game.creator_color
+            if wanted is not None and theirs in ("random", wanted):
+                continue  # the seat left would not be (surely) the colour asked for
+            try:
+                return await self.games.join(who, game_id=game.id)
+            except ServiceError as exc:
+                if exc.code != "game.seat_taken":
+                    raise
+                continue  # taken meanwhile by someone else: try the next
+        return None
+
+    async def seek(self, who: Identity, terms: Terms) -> Game:
+        """A public open game in the lobby, waiting for an opponent (nothing to pair with)."""
+        color = "random" if terms.color == "random" else SIDE[terms.color]
+        return await self.games.create(
+            who,
+            NewGame(
+                variant=terms.variant,
+                rules=terms.rules,
+                minutes=None if terms.limit is None else terms.limit / 60,
+                increment=terms.increment,
+                color=color,
+                public=True,
+            ),
+        )

@@ -1,0 +1,329 @@
+"""The bot API's NDJSON streams: lichess's shapes for our games, the per-player event
+channels, and who has an event stream open.
+
+Sides: the API says ``white`` for our ``first`` player and ``black`` for ``second``.
+Every committed change of a game is published on its hub channel ``game:{id}`` (the browser
+protocol, docs/protocol.md); the streams translate those messages into lichess lines. Each
+player also has a channel ``player:{id}`` carrying the lines of its event stream
+(``gameStart``, ``gameFinish``, ``challenge``...), published on every instance's hub.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import engine
+
+from ..models import Challenge, Game, Player
+from ..realtime.hub import LocalHub, Subscription
+from . import clock
+from .apilimits import too_many
+from .games import ENDED, GameService
+
+log = logging.getLogger(__name__)
+
+COLOR = {"first": "white", "second": "black"}
+SIDE = {"white": "first", "black": "second"}
+# The clock of a game without one, in milliseconds: lichess sends int32's maximum.
+UNLIMITED_MS = 2_147_483_647
+# lichess's numeric status ids, for clients that read them.
+STATUS_IDS = {
+    "created": 10,
+    "started": 20,
+    "aborted": 25,
+    "mate": 30,
+    "resign": 31,
+    "stalemate": 32,
+    "timeout": 33,
+    "draw": 34,
+    "outoftime": 35,
+    "noStart": 37,
+    "variantEnd": 60,
+}
+# A start or finish is announced only by the change that made it, not by a later no-op
+# change of the same game (a second join by the same player, a clock check).
+RECENT_MS = 5_000
+KEEPALIVE = b"\n"
+
+
+def player_channel(player_id: str) -> str:
+    return f"player:{player_id}"
+
+
+def line(data: Mapping[str, Any]) -> bytes:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+
+
+def speed_of(initial_ms: int | None, increment_ms: int | None) -> str:
+    """lichess's speed names, from the estimated game length (40 moves each)."""
+    if initial_ms is None:
+        return "correspondence"
+    total = initial_ms / 1000 + 40 * (increment_ms or 0) / 1000
+    if total < 30:
+        return "ultraBullet"
+    if total < 180:
+        return "bullet"
+    if total < 480:
+        return "blitz"
+    if total < 1500:
+        return "rapid"
+    return "classical"
+
+
+def variant_json(variant: str) -> dict[str, str]:
+    return {"key": variant, "name": engine.get_game(variant).name}
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    id: str
+    name: str
+    title: str | None
+    username: str | None
+
+    def json(self) -> dict[str, Any]:
+        """A player as lichess shows one in a game: id, name and title (None: no title)."""
+        return {"id": self.id, "name": self.name, "title": self.title}
+
+
+async def load_players(
+    sessions: async_sessionmaker[AsyncSession], ids: Iterable[str | None]
+) -> dict[str, PlayerInfo]:
+    wanted = {i for i in ids if i}
+    if not wanted:
+        return {}
+    async with sessions() as session:
+        rows = (await session.execute(select(Player).where(Player.id.in_(wanted)))).scalars()
+        return {p.id: PlayerInfo(p.id, p.name, p.title, p.username) for p in rows}
+
+
+def seat_json(players: Mapping[str, PlayerInfo], player_id: str | None) -> dict[str, Any] | None:
+    if player_id is None:
+        return None
+    info = players.get(player_id)
+    return (info or PlayerInfo(player_id, "?", None, None)).json()
+
+
+# ---- game lines ----------------------------------------------------------------------------
+def game_state(live: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
+    """A ``gameState`` line from the live part of a game's state (a ``move`` message of the
+    browser protocol, or a full state's ``game``)."""
+    times = live.get("clock")
+    result = live.get("result")
+    offer = live.get("drawOffer")
+    data: dict[str, Any] = {
+        "type": "gameState",
+        "moves": " ".join(moves),
+        "wtime": times["first"] if times else UNLIMITED_MS,
+        "btime": times["second"] if times else UNLIMITED_MS,
+        "winc": (times["increment"] or 0) if times else 0,
+        "binc": (times["increment"] or 0) if times else 0,
+        "status": live["status"],
+        "wdraw": offer == "first",
+        "bdraw": offer == "second",
+        "fen": live["fen"],
+        "legalMoves": list(live["legalMoves"]),
+        "turn": COLOR[live["turn"]],
+        "check": bool(live.get("check")),
+        "ply": live["ply"],
+    }
+    if result is not None:
+        if result.get("winner"):
+            data["winner"] = COLOR[result["winner"]]
+        data["reason"] = result.get("reason")
+    return data
+
+
+def game_full(
+    game: Game, live: Mapping[str, Any], moves: Sequence[str], players: Mapping[str, PlayerInfo]
+) -> dict[str, Any]:
+    rules = engine.get_game(game.variant, **game.rules)
+    return {
+        "type": "gameFull",
+        "id": game.id,
+        "variant": variant_json(game.variant),
+        "clock": None
+        if game.clock_initial_ms is None
+        else {"initial": game.clock_initial_ms, "increment": game.clock_increment_ms or 0},
+        "speed": speed_of(game.clock_initial_ms, game.clock_increment_ms),
+        "perf": {"name": rules.name},
+        "rated": False,
+        "createdAt": game.created_ms,
+        "white": seat_json(players, game.first_id),
+        "black": seat_json(players, game.second_id),
+        "initialFen": rules.to_text(rules.start()),
+        "state": game_state(live, moves),
+        "rules": dict(game.rules),
+    }
+
+
+def event_game(
+    game: Game, side: str, players: Mapping[str, PlayerInfo], source: str
+) -> dict[str, Any]:
+    """The ``game`` of a ``gameStart`` / ``gameFinish`` event, as seen by ``side``."""
+    opponent_id = game.second_id if side == "first" else game.first_id
+    opponent = players.get(opponent_id or "")
+    moves = game.moves.split()
+    times = clock.remaining(game, game.finished_ms or game.turn_started_ms or game.created_ms)
+    data: dict[str, Any] = {
+        "id": game.id,
+        "gameId": game.id,
+        "fullId": game.id,
+        "color": COLOR[side],
+        "fen": game.fen,
+        "hasMoved": game.ply >= (1 if side == "first" else 2),
+        "isMyTurn": game.status == "started" and clock.side_to_move(game) == side,
+        "lastMove": moves[-1] if moves else "",
+        "opponent": {
+            "id": opponent_id,
+            "username": opponent.name if opponent else "?",
+            "title": opponent.title if opponent else None,
+        },
+        "perf": speed_of(game.clock_initial_ms, game.clock_increment_ms),
+        "rated": False,
+        "secondsLeft": None if times is None else times[side] // 1000,
+        "source": source,
+        "status": {"id": STATUS_IDS.get(game.status, 0), "name": game.status},
+        "speed": speed_of(game.clock_initial_ms, game.clock_increment_ms),
+        "variant": variant_json(game.variant),
+        "compat": {"bot": True, "board": True},
+        "rules": dict(game.rules),
+    }
+    if game.status in ENDED:
+        if game.winner:
+            data["winner"] = COLOR[game.winner]
+        data["reason"] = game.reason
+    return data
+
+
+# ---- event channels ------------------------------------------------------------------------
+class GameEvents:
+    """Publishes ``gameStart`` and ``gameFinish`` on both players' channels (a GameService
+    listener: called after every committed change of any game)."""
+
+    def __init__(self, service: GameService, hub: LocalHub) -> None:
+        self.service = service
+        self.hub = hub
+        self._announced: OrderedDict[str, str] = OrderedDict()  # game id -> last kind sent
+        self._tasks: set[asyncio.Task[None]] = set()
+        service.listeners.append(self.changed)
+
+    def _kind(self, game: Game) -> str | None:
+        now = self.service.now()
+        if game.started_ms is None:
+            return None  # never started (a seek withdrawn): nobody to tell
+        if game.status == "started" and game.ply == 0 and now - game.started_ms <= RECENT_MS:
+            return "gameStart"
+        if game.status in ENDED and now - (game.finished_ms or 0) <= RECENT_MS:
+            return "gameFinish"
+        return None
+
+    def changed(self, game: Game) -> None:
+        kind = self._kind(game)
+        if kind is None or self._announced.get(game.id) == kind:
+            return
+        self._announced[game.id] = kind
+        self._announced.move_to_end(game.id)
+        while len(self._announced) > 10_000:
+            self._announced.popitem(last=False)
+        task = asyncio.get_running_loop().create_task(self._publish(game, kind))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _publish(self, game: Game, kind: str) -> None:
+        try:
+            for player_id, text in await self.lines(game, kind):
+                await self.hub.publish(player_channel(player_id), text)
+        except Exception:
+            log.exception("could not announce %s of game %s", kind, game.id)
+
+    async def lines(self, game: Game, kind: str) -> list[tuple[str, str]]:
+        """Each seated player's line: (player id, the JSON text)."""
+        players = await load_players(self.service.sessions, (game.first_id, game.second_id))
+        source = await self.source(game.id)
+        out = []
+        for side, player_id in (("first", game.first_id), ("second", game.second_id)):
+            if player_id is not None:
+                data = {"type": kind, "game": event_game(game, side, players, source)}
+                out.append((player_id, line(data).decode().rstrip("\n")))
+        return out
+
+    async def source(self, game_id: str) -> str:
+        """lichess's game source: ``friend`` for a challenge's game, else ``lobby``."""
+        async with self.service.sessions() as session:
+            found = await session.get(Challenge, game_id)
+        return "lobby" if found is None else "friend"
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+
+@dataclass(eq=False)
+class EventStream:
+    """One open ``/api/stream/event``: whose, and (for a bot) which games it accepts."""
+
+    key: str  # one open stream per key: "token:<id>" (a browser's streams have unique keys)
+    player_id: str
+    name: str
+    title: str | None
+    games: tuple[str, ...] = field(default=engine.GAMES)
+    opened: float = field(default_factory=time.monotonic)
+    started: bool = False  # its lines have begun: it will clean up after itself
+
+
+class EventStreams:
+    """The event streams open on this instance (per instance, like presence)."""
+
+    # A stream registered whose lines never began (the client left before the answer
+    # started) is forgotten after this long, so that it never blocks its token.
+    UNSTARTED_SECONDS = 10.0
+
+    def __init__(self) -> None:
+        self._open: dict[str, EventStream] = {}
+
+    def open(self, stream: EventStream, retry_seconds: float) -> None:
+        held = self._open.get(stream.key)
+        if held is not None and (
+            held.started or time.monotonic() - held.opened < self.UNSTARTED_SECONDS
+        ):
+            raise too_many(
+                "stream.event",
+                "an event stream is already open for this token (one at a time)",
+                max(1, math.ceil(retry_seconds)),
+            )
+        self._open[stream.key] = stream
+
+    def close(self, stream: EventStream) -> None:
+        if self._open.get(stream.key) is stream:
+            del self._open[stream.key]
+
+    def bots(self) -> list[EventStream]:
+        """One entry per bot account with an event stream open, in opening order."""
+        seen: dict[str, EventStream] = {}
+        for stream in self._open.values():
+            if stream.title == "BOT":
+                seen.setdefault(stream.player_id, stream)
+        return list(seen.values())
+
+    def online(self, player_id: str) -> bool:
+        return any(s.player_id == player_id for s in self._open.values())
+
+
+async def next_message(sub: Subscription, seconds: float) -> str | None:
+    """The subscription's next message, or None after ``seconds`` of silence (keep-alive)."""
+    with contextlib.suppress(TimeoutError):
+        return await asyncio.wait_for(sub.get(), seconds)
+    return None
