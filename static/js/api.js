@@ -35,6 +35,27 @@ export async function request(path, { method = "GET", body } = {}) {
   return data;
 }
 
+// NDJSON (one JSON value a line, blank keep-alive lines skipped): the bot list.
+export async function requestLines(path) {
+  let response;
+  try {
+    response = await fetch(path, { headers: { Accept: "application/x-ndjson" }, credentials: "same-origin" });
+  } catch {
+    throw new ApiError("the server cannot be reached", "network.error", 0, null);
+  }
+  if (!response.ok) throw new ApiError(`${response.status} ${response.statusText}`, "http.error", response.status, null);
+  const lines = (await response.text()).split("\n").filter((line) => line.trim());
+  const values = [];
+  for (const line of lines) {
+    try {
+      values.push(JSON.parse(line));
+    } catch {
+      /* a torn or foreign line: the others still count */
+    }
+  }
+  return values;
+}
+
 let variantsPromise = null;
 
 export const api = {
@@ -48,4 +69,11 @@ export const api = {
   cancel: (id) => request(`/api/games/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
   acceptInvite: (token) =>
     request(`/api/invite/${encodeURIComponent(token)}`, { method: "POST" }),
+  // The built-in computer opponents (../shared/API.md, lichess's challenge API).
+  botsOnline: () => requestLines("/api/bot/online"),
+  challenge: (username, body) =>
+    request(`/api/challenge/${encodeURIComponent(username)}`, { method: "POST", body }),
+  challengeShow: (id) => request(`/api/challenge/${encodeURIComponent(id)}/show`),
+  challengeCancel: (id) =>
+    request(`/api/challenge/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
 };

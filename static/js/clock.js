@@ -2,6 +2,7 @@
 // The server's numbers hold at `serverTime`; the page counts from when it received them
 // (performance.now()), so a wrong clock on this computer does not matter.
 
+import { t } from "./i18n.js";
 import { formatClock } from "./words.js";
 
 export class Clocks {
@@ -52,7 +53,7 @@ export class Clocks {
     }
     const deadline = this.deadlineLeft();
     for (const el of this.root.querySelectorAll(".deadline")) {
-      el.textContent = deadline === null ? "" : `first move within ${Math.ceil(deadline / 1000)} s, or the game is aborted`;
+      el.textContent = deadline === null ? "" : t("status.deadline", { s: Math.ceil(deadline / 1000) });
     }
   }
 }

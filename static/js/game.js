@@ -4,17 +4,20 @@
 
 import { api } from "./api.js";
 import { Board } from "./board.js";
+import { onLanguage, setupChrome } from "./chrome.js";
 import { Clocks } from "./clock.js";
 import { PIECE_SETS, defaultPieceSet, storePieceSet } from "./pieces.js";
 import { html, render } from "./html.js";
 import { renderMoves } from "./moves.js";
-import { destsOf, moveSquares, parseBoard, parseMove } from "./position.js";
+import { destsOf, moveSquares, parseBoard, parseMove, parsePosition, sideOf } from "./position.js";
 import { GameSocket } from "./socket.js";
 import { isMuted, play, setMuted } from "./sound.js";
-import { LANGS, getLang, setLang, t } from "./i18n.js";
+import { errorText, t, tn } from "./i18n.js";
 import { copyText, inviteLink, toast } from "./ui.js";
-import { clockText, describeRules, otherSide } from "./variant.js";
-import { connectionText, resultText, sideLabel } from "./words.js";
+import {
+  clockText, describeRules, otherSide, royalLetter, sideWord, variantName,
+} from "./variant.js";
+import { connectionText, moveSentence, resultText, sideLabel } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -36,6 +39,7 @@ const page = {
   // the fen; the server sends no earlier ones), and the ply shown, or null for the live one.
   fens: new Map(),
   view: null,
+  announcedEnd: null, // the game whose result was read aloud already
 };
 
 const clocks = new Clocks(document.body);
@@ -66,8 +70,8 @@ function isCreator() {
 
 // ---- messages -----------------------------------------------------------------------------
 const LIVE = [
-  "ply", "status", "fen", "turn", "legalMoves", "result", "drawOffer", "clock", "deadline",
-  "serverTime",
+  "ply", "status", "fen", "turn", "check", "legalMoves", "result", "drawOffer", "clock",
+  "deadline", "serverTime",
 ];
 
 function onMessage(data) {
@@ -94,12 +98,16 @@ function onMessage(data) {
       page.choice = null;
       closePromotion();
       update();
+      if (data.game.result && !("me" in data)) announceEnd();
+      else if (data.game.result) page.announcedEnd = data.game.id;
       break;
-    case "move":
+    case "move": {
       if (!page.game) return;
       playMoveSound(page.game.fen, data);
+      const before = page.game.fen;
+      const mover = page.game.turn;
       // The mover is whoever was to move before (not always the other side: wali passes).
-      page.game.movers = [...(page.game.movers || []), page.game.turn];
+      page.game.movers = [...(page.game.movers || []), mover];
       for (const key of LIVE) if (key in data) page.game[key] = data[key];
       page.game.moves = [...page.game.moves, data.move];
       page.fens.set(data.ply, data.fen);
@@ -108,7 +116,9 @@ function onMessage(data) {
       page.choice = null;
       closePromotion();
       update();
+      announceMove(before, data.move, mover);
       break;
+    }
     case "presence":
       page.presence = data;
       renderPlayers();
@@ -120,11 +130,7 @@ function onMessage(data) {
       if (data.code === "game.stale" || (socket && data.ply > socket.ply)) {
         socket.send({ type: "resync" });
       }
-      showError(
-        data.code === "game.stale"
-          ? "The game had moved on: the board is up to date again"
-          : data.error || data.code,
-      );
+      showError(data.code === "game.stale" ? t("game.stale") : errorText(data));
       if (page.game) update();
       break;
     default:
@@ -147,13 +153,44 @@ function playMoveSound(before, data) {
   play(piecesOnBoard(data.fen) < piecesOnBoard(before) ? "capture" : "move");
 }
 
+// ---- read aloud (the live region) --------------------------------------------------------
+function announce(text) {
+  const box = $("announce");
+  // Emptied first so that the same sentence twice is read twice.
+  box.textContent = "";
+  setTimeout(() => {
+    box.textContent = text;
+  }, 30);
+}
+
+function announceMove(before, text, mover) {
+  const game = page.game;
+  let sentence = moveSentence(page.variant, before, text, mover, page.pieceSet);
+  if (game.check && !game.result) sentence += `. ${t("status.check")}`;
+  if (game.result) {
+    sentence += `. ${resultText(game)}`;
+    page.announcedEnd = game.id;
+  }
+  announce(sentence);
+}
+
+function announceEnd() {
+  if (page.announcedEnd === page.game.id) return;
+  page.announcedEnd = page.game.id;
+  announce(resultText(page.game));
+}
+
+let connectionStatus = "connecting";
+
 function onStatus(status) {
+  connectionStatus = status;
   const el = $("connection");
   el.textContent = connectionText(status);
   el.className = `connection ${status}`;
   if (status === "gone") {
-    $("title").textContent = "No such game";
-    render($("status"), html`There is no game at this address. <a href="/">Back to the lobby</a>`);
+    document.title = t("title.game");
+    $("title").textContent = t("game.noSuch");
+    render($("status"), html`${t("game.noSuchText")} <a href="/">${t("game.backToLobby")}</a>`);
   }
 }
 
@@ -174,25 +211,40 @@ function setup() {
     page.orientation = seat || "first";
   }
   if (!page.board) {
+    // The board's shape sizes the hands beside it too (site.css).
+    const play = document.querySelector(".play");
+    play.style.setProperty("--files", page.variant.board.files);
+    play.style.setProperty("--ranks", page.variant.board.ranks);
+    page.pieceSet = defaultPieceSet(page.variant, game.rules);
     page.board = new Board($("board"), {
       variant: page.variant,
       orientation: page.orientation,
-      rules: game.rules,
+      hands: { top: $("hand-top"), bottom: $("hand-bottom") },
       onMove,
       onPick,
+      announce,
     });
-    page.pieceSet = defaultPieceSet(page.variant, game.rules);
     page.board.set({ pieceSet: page.pieceSet });
   }
-  renderPrefs();
-  document.title = `${page.variant.name} · Kodama`;
+  renderTitle();
+}
+
+function renderTitle() {
+  const game = page.game;
+  const name = variantName(page.variant);
+  document.title = `${name} · Kodama`;
   const rules = describeRules(page.variant, game.rules);
   render(
     $("title"),
-    html`${page.variant.name}<small>${clockText(game.clock)}${rules ? ` · ${rules}` : ""}${
-      game.public ? "" : " · private"
+    html`${name}<small>${clockText(game.clock)}${rules ? ` · ${rules}` : ""}${
+      game.public ? "" : ` · ${t("game.private")}`
     }</small>`,
   );
+  render(
+    $("rules-link"),
+    html`<a href="/rules/${encodeURIComponent(page.variant.id)}" data-rules-link>${t("game.rules", { game: name })}</a>`,
+  );
+  renderPrefs();
 }
 
 // ---- the board's intents ------------------------------------------------------------------
@@ -260,7 +312,7 @@ function closePromotion() {
 
 function send(text) {
   if (!socket.sendMove(text)) {
-    showError("Not connected: the move was not sent");
+    showError(t("game.notSent"));
     update();
     return;
   }
@@ -274,10 +326,21 @@ function send(text) {
 }
 
 function act(message) {
-  if (!socket.send(message)) showError("Not connected");
+  if (!socket.send(message)) showError(t("game.notConnected"));
 }
 
 // ---- drawing ------------------------------------------------------------------------------
+// The square of the side to move's lion or king when the server says it is in check.
+function checkSquare(game) {
+  const letter = game.check && royalLetter(page.variant);
+  if (!letter) return null;
+  const { board } = parsePosition(page.variant, game.fen);
+  for (const [square, token] of board) {
+    if (token.toUpperCase() === letter && sideOf(token) === game.turn) return square;
+  }
+  return null;
+}
+
 function update() {
   const game = page.game;
   const last = game.moves[game.moves.length - 1];
@@ -292,6 +355,7 @@ function update() {
     selectable: interactive ? mySeat() : null,
     pick: null,
     pending: [],
+    check: checkSquare(game),
   });
   clocks.sync(game);
   renderPlayers();
@@ -339,6 +403,7 @@ function showReplay() {
       removed: null,
       dests: {},
       selectable: null,
+      check: null, // known for the live position only
     });
   }
 }
@@ -372,34 +437,37 @@ function playerBar(side) {
   const game = page.game;
   const players = game.players || {};
   let player = players[side];
-  let sideName = side;
+  let sideName = sideWord(side);
   if (!player && game.status === "created" && !players.first && !players.second) {
     // Random colours: the sides are drawn when the opponent arrives.
-    sideName = "side drawn at the start";
+    sideName = t("player.drawn");
     if (side === page.orientation) player = players.creator;
   }
-  const name = player ? player.name : game.status === "created" ? "waiting for an opponent…" : "—";
+  const name = player ? player.name : game.status === "created" ? t("player.waiting") : "—";
   const online = page.presence.online && page.presence.online[side];
+  const here = online ? t("player.online") : t("player.offline");
   const you = Boolean(player && page.me && player.id === page.me.id);
   const turn = game.status === "started" && game.turn === side;
-  return html`<span class="dot${online ? " online" : ""}"
-      title="${online ? "online" : "offline"}" aria-label="${online ? "online" : "offline"}"></span>
+  return html`<span class="dot${online ? " online" : ""}" title="${here}" role="img"
+      aria-label="${here}"></span>
     <span class="side-chip side-${side}" aria-hidden="true"></span>
-    <span class="name">${name}</span>${you ? html`<span class="you">you</span>` : ""}
+    <span class="name">${name}</span>${you ? html`<span class="you">${t("player.you")}</span>` : ""}
     <span class="sidename">${sideName}</span>
-    ${turn ? html`<span class="turn-mark" title="to move"
-      ><span aria-hidden="true">◀</span><span class="words"> to move</span></span>` : ""}
-    <span class="clock" data-side="${side}" hidden></span>`;
+    ${turn ? html`<span class="turn-mark" title="${t("player.toMove")}"
+      ><span aria-hidden="true">◀</span><span class="words"> ${t("player.toMove")}</span></span>` : ""}`;
 }
 
 function renderPlayers() {
   if (!page.game) return;
   const bottom = page.orientation;
   const top = otherSide(bottom);
-  render($("player-top"), playerBar(top));
-  render($("player-bottom"), playerBar(bottom));
-  const n = page.presence.spectators || 0;
-  $("watchers").textContent = n === 1 ? "1 spectator" : `${n} spectators`;
+  for (const [id, side] of [["player-top", top], ["player-bottom", bottom]]) {
+    const bar = $(id);
+    bar.dataset.side = side;
+    render(bar.querySelector(".who"), playerBar(side));
+    bar.querySelector(".clock").dataset.side = side;
+  }
+  $("watchers").textContent = tn("player.spectators", page.presence.spectators || 0);
   clocks.tick();
 }
 
@@ -422,11 +490,14 @@ function renderStatus() {
       : seat ? t("status.opponentTurn") : t("status.toMove", { who: sideLabel(turn, game.players) });
     let offer = "";
     if (game.drawOffer) {
-      offer = game.drawOffer === seat ? " · you offered a draw" : ` · ${sideLabel(game.drawOffer, game.players)} offers a draw`;
+      offer = game.drawOffer === seat
+        ? t("status.youOffered")
+        : t("status.theyOffer", { who: sideLabel(game.drawOffer, game.players) });
     }
     const placing = seat === turn && game.legalMoves.some((text) => text.startsWith("*"));
     const hint = placing ? t("status.place") : "";
-    line = html`${whose}${hint}${offer} <span class="deadline"></span>`;
+    const check = game.check && page.view === null ? html` · <strong class="check-note">${t("status.check")}</strong>` : "";
+    line = html`${whose}${check}${hint}${offer} <span class="deadline"></span>`;
   }
   render($("status"), line);
   clocks.tick();
@@ -440,36 +511,36 @@ function renderActions() {
   const button = (action, label, extra = "") =>
     html`<button type="button" data-action="${action}" class="${extra}">${label}</button>`;
   if (game.status === "created" && isCreator()) {
-    buttons.push(button("cancel", "Cancel the game", "danger"));
+    buttons.push(button("cancel", t("action.cancel"), "danger"));
   } else if (game.status === "created" && game.public) {
-    buttons.push(button("join", "Join this game", "primary"));
+    buttons.push(button("join", t("action.join"), "primary"));
   }
   if (game.status === "started" && seat) {
     const opponent = otherSide(seat);
-    if (game.ply < 2) buttons.push(button("abort", "Abort"));
+    if (game.ply < 2) buttons.push(button("abort", t("action.abort")));
     buttons.push(
       page.confirmResign
-        ? button("resign", "Really resign?", "danger")
-        : button("resign", "Resign"),
+        ? button("resign", t("action.reallyResign"), "danger")
+        : button("resign", t("action.resign")),
     );
     if (game.drawOffer === opponent) {
-      buttons.push(button("draw-accept", "Accept draw", "primary"));
-      buttons.push(button("draw-decline", "Decline draw"));
+      buttons.push(button("draw-accept", t("action.drawAccept"), "primary"));
+      buttons.push(button("draw-decline", t("action.drawDecline")));
     } else if (game.drawOffer === seat) {
-      buttons.push(html`<button type="button" disabled>Draw offered</button>`);
+      buttons.push(html`<button type="button" disabled>${t("action.drawOffered")}</button>`);
     } else {
-      buttons.push(button("draw-offer", "Offer draw"));
+      buttons.push(button("draw-offer", t("action.drawOffer")));
     }
     if (page.presence.online && page.presence.online[opponent] === false) {
-      buttons.push(button("claim-victory", "Claim victory"));
-      buttons.push(button("claim-draw", "Claim draw"));
+      buttons.push(button("claim-victory", t("action.claimVictory")));
+      buttons.push(button("claim-draw", t("action.claimDraw")));
     }
   }
-  buttons.push(button("flip", "Flip board"));
-  if (game.result) buttons.push(html`<a class="button primary" href="/">New game</a>`);
+  buttons.push(button("flip", t("action.flip")));
+  if (game.result) buttons.push(html`<a class="button primary" href="/">${t("action.newGame")}</a>`);
   render($("actions"), html`${buttons}`);
   if (game.status === "started" && seat && page.presence.online && page.presence.online[otherSide(seat)] === false) {
-    render($("claim-note"), html`Your opponent is offline. Once they have been away long enough you can claim the game.`);
+    render($("claim-note"), html`${t("claim.note")}`);
   } else {
     $("claim-note").textContent = "";
   }
@@ -486,10 +557,10 @@ function renderInvite() {
   box.hidden = false;
   render(
     box,
-    html`<label for="invite-link">Invite link — whoever opens it first plays you:</label>
+    html`<label for="invite-link">${t("invite.label")}</label>
       <div class="copy-row">
         <input id="invite-link" type="text" readonly value="${link}">
-        <button type="button" data-action="copy-invite" class="primary">Copy</button>
+        <button type="button" data-action="copy-invite" class="primary">${t("invite.copy")}</button>
       </div>`,
   );
 }
@@ -504,20 +575,13 @@ function renderPrefs() {
       ? html`<label>${t("pref.pieces")} <select id="piece-set" data-pref="piece-set">${PIECE_SETS.map(
           (set) => html`<option value="${set}" ${set === page.pieceSet ? html`selected` : ""}>${t(`set.${set}`)}</option>`,
         )}</select></label>`
-      : ""}<label>${t("pref.lang")} <select data-pref="lang">${LANGS.map(
-        (l) => html`<option value="${l}" ${l === getLang() ? html`selected` : ""}>${l.toUpperCase()}</option>`,
-      )}</select></label>`,
+      : ""}`,
   );
 }
 
 document.addEventListener("change", (event) => {
   const pref = event.target.dataset && event.target.dataset.pref;
   if (pref === "sound") setMuted(!event.target.checked);
-  if (pref === "lang") {
-    setLang(event.target.value);
-    renderPrefs();
-    if (page.game) update();
-  }
   if (pref === "piece-set") {
     page.pieceSet = event.target.value;
     storePieceSet(page.pieceSet);
@@ -579,20 +643,20 @@ async function onAction(action) {
         // The server counts this connection as a spectator's until it reconnects seated;
         // the state broadcast after the join triggers that (see onMessage).
       } catch (err) {
-        showError(err.message);
+        showError(errorText(err));
       }
       break;
     case "cancel":
       try {
         await api.cancel(page.game.id);
       } catch (err) {
-        showError(err.message);
+        showError(errorText(err));
       }
       break;
     case "copy-invite": {
       const input = $("invite-link");
       const ok = await copyText(input.value, input);
-      toast($("toast"), ok ? "Invite link copied" : "Select the link and copy it", 2000);
+      toast($("toast"), ok ? t("invite.copied") : t("invite.selectIt"), 2000);
       break;
     }
     default:
@@ -606,11 +670,22 @@ document.addEventListener("click", (event) => {
 });
 
 // ---- start --------------------------------------------------------------------------------
+// The EN/FR switch: everything drawn from words is drawn again.
+function redraw() {
+  onStatus(connectionStatus);
+  if (!page.game || !page.variant) return;
+  renderTitle();
+  page.board.set({});
+  update();
+}
+
 async function main() {
+  setupChrome();
+  onLanguage(redraw);
   try {
     page.variants = await api.variants();
   } catch (err) {
-    showError(`Cannot load the games: ${err.message}`);
+    showError(t("game.cannotLoad", { error: errorText(err) }));
     return;
   }
   socket = new GameSocket(gameId, { onMessage, onStatus });

@@ -3,33 +3,48 @@
 // run JavaScript, so it can never take the seat meant for the person invited.
 
 import { api } from "./api.js";
+import { onLanguage, setupChrome } from "./chrome.js";
 import { html, render } from "./html.js";
+import { errorText, t } from "./i18n.js";
 
 const token = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const message = document.getElementById("message");
+let failure = null; // the error that stopped us, kept to say it again in another language
+
+function showFailure() {
+  const err = failure;
+  message.removeAttribute("data-i18n");
+  if (err.code === "invite.not_found") {
+    render(message, html`${t("invite.invalid")} <a href="/">${t("invite.toLobby")}</a>`);
+  } else if (err.code === "game.seat_taken") {
+    // The error may name the game; then the link lets this visitor watch it.
+    const body = err.body || {};
+    const id = body.id || body.gameId;
+    const watch = id
+      ? html`<a href="/game/${encodeURIComponent(id)}">${t("invite.watch")}</a>`
+      : html`<a href="/">${t("invite.findIt")}</a>`;
+    render(message, html`${t("invite.taken")} ${watch}`);
+  } else {
+    render(
+      message,
+      html`${t("invite.failed", { error: errorText(err) })} <a href="/">${t("invite.toLobby")}</a>`,
+    );
+  }
+}
 
 async function main() {
+  setupChrome();
+  document.title = t("title.invite");
+  onLanguage(() => {
+    document.title = t("title.invite");
+    if (failure) showFailure();
+  });
   try {
     const joined = await api.acceptInvite(token);
     location.replace(`/game/${encodeURIComponent(joined.id)}`);
   } catch (err) {
-    if (err.code === "invite.not_found") {
-      render(
-        message,
-        html`This invite link is not valid: it may be mistyped, or the game was removed.
-          <a href="/">Go to the lobby</a>`,
-      );
-    } else if (err.code === "game.seat_taken") {
-      // The error may name the game; then the link lets this visitor watch it.
-      const body = err.body || {};
-      const id = body.id || body.gameId;
-      const watch = id
-        ? html`<a href="/game/${encodeURIComponent(id)}">Watch the game</a>`
-        : html`<a href="/">Find it among the live games in the lobby</a>`;
-      render(message, html`Someone else has already taken this seat. ${watch}`);
-    } else {
-      render(message, html`Could not join the game: ${err.message}. <a href="/">Go to the lobby</a>`);
-    }
+    failure = err;
+    showFailure();
   }
 }
 

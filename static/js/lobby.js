@@ -1,15 +1,26 @@
-// The lobby: create a game, see open public games (join) and live games (watch), live.
+// The lobby: choose a game (its board, a line about it, its rules), create a game, see
+// open public games (join) and live games (watch), live; or play a computer opponent.
 
 import { api } from "./api.js";
+import { Board } from "./board.js";
+import { BotPanel } from "./bots.js";
+import { onLanguage, setupChrome } from "./chrome.js";
 import { html, render } from "./html.js";
+import { errorText, t } from "./i18n.js";
 import { Socket } from "./socket.js";
-import { clockText, describeRules } from "./variant.js";
+import {
+  clockText, describeRules, optionAbout, optionLabel, optionValueLabel, variantBlurb,
+  variantName,
+} from "./variant.js";
 import { connectionText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("create-form");
 let variants = [];
 let me = null;
+let lists = null; // the last lobby message
+let connection = "connecting";
+let bots = null;
 
 function selectedVariant() {
   const id = form.elements.variant ? form.elements.variant.value : null;
@@ -17,37 +28,60 @@ function selectedVariant() {
 }
 
 function renderVariants() {
-  const chosen = new URLSearchParams(location.search).get("game") || variants[0].id;
+  const chosen = selectedVariant() ? selectedVariant().id : null;
+  const wanted = chosen || new URLSearchParams(location.search).get("game") || variants[0].id;
   render(
     $("variants"),
-    html`<legend>Game</legend>${variants.map(
-      (v) => html`<label class="variant-choice">
-        <input type="radio" name="variant" value="${v.id}" ${v.id === chosen ? html`checked` : ""}>
-        <span class="variant-name">${v.name}</span>
-        <span class="variant-size">${v.board.files}×${v.board.ranks}</span>
-      </label>`,
-    )}`,
+    html`<legend>${t("lobby.game")}</legend>${variants.map((v) => {
+      const name = variantName(v);
+      return html`<div class="variant-card" data-variant="${v.id}">
+        <input type="radio" name="variant" id="variant-${v.id}" value="${v.id}"
+          aria-describedby="blurb-${v.id}" ${v.id === wanted ? html`checked` : ""}>
+        <label for="variant-${v.id}"><span class="variant-name">${name}</span>
+          <span class="variant-size">${v.board.files}×${v.board.ranks}</span></label>
+        <a class="rules-link" href="/rules/${encodeURIComponent(v.id)}"
+          aria-label="${t("lobby.rulesOf", { game: name })}">${t("lobby.rules")}</a>
+        <span class="variant-blurb" id="blurb-${v.id}">${variantBlurb(v)}</span>
+        <div class="mini-board" aria-hidden="true"></div>
+      </div>`;
+    })}`,
   );
   if (!form.elements.variant.value) form.elements.variant[0].checked = true;
+  // The start position, drawn by the same board the game page uses.
+  for (const card of $("variants").querySelectorAll(".variant-card")) {
+    const variant = variants.find((v) => v.id === card.dataset.variant);
+    new Board(card.querySelector(".mini-board"), {
+      variant,
+      diagram: true,
+      coords: false,
+      showHands: false,
+      label: t("lobby.boardOf", { game: variantName(variant) }),
+    });
+  }
   renderOptions();
 }
 
 function renderOptions() {
   const variant = selectedVariant();
   const options = variant.options || [];
+  const kept = {};
+  for (const select of $("options").querySelectorAll("select[data-option]")) {
+    kept[select.dataset.option] = select.value;
+  }
   render(
     $("options"),
-    html`${options.map(
+    html`${options.length ? html`<h2 class="small-heading">${t("lobby.options")}</h2>` : ""}${options.map(
       (o) => html`<div class="option">
-        <label for="option-${o.name}">${o.name}</label>
-        <select id="option-${o.name}" data-option="${o.name}">
+        <label for="option-${o.name}">${optionLabel(variant, o)}</label>
+        <select id="option-${o.name}" data-option="${o.name}" aria-describedby="about-${o.name}">
           ${o.values.map(
-            (value) => html`<option value="${value}" ${value === o.default ? html`selected` : ""}>${value}${
-              value === o.default ? " (default)" : ""
+            (value) => html`<option value="${value}" ${
+              value === (o.values.includes(kept[o.name]) ? kept[o.name] : o.default) ? html`selected` : ""}>${optionValueLabel(variant, o, value)}${
+              value === o.default ? ` ${t("lobby.default")}` : ""
             }</option>`,
           )}
         </select>
-        <p class="note">${o.description}</p>
+        <p class="note" id="about-${o.name}">${optionAbout(variant, o)}</p>
       </div>`,
     )}`,
   );
@@ -63,8 +97,9 @@ function showCreateError(message) {
   el.hidden = !message;
 }
 
-async function create(event) {
-  event.preventDefault();
+// What the form says: {variant, rules, clock: {minutes, increment} | null, color, public},
+// or null after showing why it cannot be used.
+function choices() {
   showCreateError("");
   const variant = selectedVariant();
   const rules = {};
@@ -78,55 +113,66 @@ async function create(event) {
       increment: Math.round(Number(form.elements.increment.value)),
     };
     if (!(clock.minutes > 0 && clock.minutes <= 180) || !(clock.increment >= 0 && clock.increment <= 180)) {
-      showCreateError("Minutes must be above 0 and at most 180; the increment 0 to 180 seconds.");
-      return;
+      showCreateError(t("lobby.clockError"));
+      return null;
     }
   }
+  return {
+    variant,
+    rules,
+    clock,
+    color: form.elements.color.value,
+    public: form.elements.public.checked,
+  };
+}
+
+async function create(event) {
+  event.preventDefault();
+  const chosen = choices();
+  if (!chosen) return;
   const button = $("create-button");
   button.disabled = true;
   try {
-    const created = await api.create({
-      variant: variant.id,
-      rules,
-      clock,
-      color: form.elements.color.value,
-      public: form.elements.public.checked,
-    });
+    const created = await api.create({ ...chosen, variant: chosen.variant.id });
     // The game page shows the invite link (with a copy button) while the seat is free.
     location.href = `/game/${encodeURIComponent(created.id)}`;
   } catch (err) {
-    showCreateError(err.message);
+    showCreateError(errorText(err));
     button.disabled = false;
   }
 }
 
-function variantName(id) {
+function nameOf(id) {
   const v = variants.find((x) => x.id === id);
-  return v ? v.name : id;
+  return v ? variantName(v) : id;
 }
 
 function gameCell(item) {
   const v = variants.find((x) => x.id === item.variant);
   const rules = describeRules(v, item.rules);
-  return html`<span class="variant-name">${variantName(item.variant)}</span>
+  return html`<span class="variant-name">${nameOf(item.variant)}</span>
     <span class="note">${clockText(item.clock)}${rules ? ` · ${rules}` : ""}</span>`;
 }
 
-function renderLists(data) {
-  const open = data.open || [];
-  const live = data.live || [];
+const PLAYS = { random: "lobby.playsRandom", first: "lobby.playsFirst", second: "lobby.playsSecond" };
+
+function renderLists() {
+  if (!lists) return;
+  const open = lists.open || [];
+  const live = lists.live || [];
   render(
     $("open-games"),
     open.length
       ? html`<ul class="game-list">${open.map(
           (g) => html`<li>
             <div>${gameCell(g)}<br><span class="who">${g.creator}</span>
-              <span class="note">plays ${g.color === "random" ? "a random side" : g.color}</span></div>
+              <span class="note">${t(PLAYS[g.color] || "lobby.playsRandom")}</span></div>
             <button type="button" class="primary" data-join="${g.id}">${
-              me && g.creator === me.name ? "Open" : "Join"
+              me && (g.creatorId ? g.creatorId === me.id : g.creator === me.name)
+                ? t("lobby.openOwn") : t("lobby.join")
             }</button></li>`,
         )}</ul>`
-      : html`<p class="note">No open games. Create one!</p>`,
+      : html`<p class="note">${t("lobby.noOpen")}</p>`,
   );
   render(
     $("live-games"),
@@ -134,10 +180,10 @@ function renderLists(data) {
       ? html`<ul class="game-list">${live.map(
           (g) => html`<li>
             <div>${gameCell(g)}<br><span class="who">${g.first}</span>
-              <span class="note">vs</span> <span class="who">${g.second}</span></div>
-            <a class="button" href="/game/${encodeURIComponent(g.id)}">Watch</a></li>`,
+              <span class="note">${t("lobby.vs")}</span> <span class="who">${g.second}</span></div>
+            <a class="button" href="/game/${encodeURIComponent(g.id)}">${t("lobby.watch")}</a></li>`,
         )}</ul>`
-      : html`<p class="note">No games being played right now.</p>`,
+      : html`<p class="note">${t("lobby.noLive")}</p>`,
   );
 }
 
@@ -148,7 +194,7 @@ async function join(id, button) {
     location.href = `/game/${encodeURIComponent(joined.id)}`;
   } catch (err) {
     button.disabled = false;
-    alertInList(err.message);
+    alertInList(errorText(err));
   }
 }
 
@@ -161,11 +207,42 @@ function alertInList(message) {
   setTimeout(() => p.remove(), 4000);
 }
 
+function showConnection(status) {
+  connection = status;
+  const el = $("connection");
+  el.textContent = connectionText(status);
+  el.className = `connection ${status}`;
+}
+
+function redraw() {
+  document.title = t("title.lobby");
+  showConnection(connection);
+  if (me) $("me").textContent = t("lobby.you", { name: me.name });
+  if (!variants.length) return;
+  renderVariants();
+  renderLists();
+  if (bots) bots.render();
+}
+
 async function main() {
+  setupChrome();
+  onLanguage(redraw);
+  document.title = t("title.lobby");
   form.addEventListener("submit", create);
   form.addEventListener("change", (event) => {
-    if (event.target.name === "variant") renderOptions();
+    if (event.target.name === "variant") {
+      renderOptions();
+      if (bots) bots.render();
+    }
     if (event.target.name === "clock") clockFieldsShown();
+  });
+  $("variants").addEventListener("click", (event) => {
+    // The whole card picks its game (its picture too), not only the radio and its label.
+    const card = event.target.closest(".variant-card");
+    if (!card || event.target.closest("a, input, label")) return;
+    const radio = card.querySelector("input[type=radio]");
+    radio.checked = true;
+    radio.dispatchEvent(new Event("change", { bubbles: true }));
   });
   $("open-games").addEventListener("click", (event) => {
     const button = event.target.closest("[data-join]");
@@ -174,21 +251,22 @@ async function main() {
   try {
     [variants, me] = await Promise.all([api.variants(), api.me()]);
   } catch (err) {
-    showCreateError(`Cannot reach the server: ${err.message}`);
+    showCreateError(t("lobby.cannotReach", { error: errorText(err) }));
     return;
   }
-  $("me").textContent = `You are ${me.name}`;
+  $("me").textContent = t("lobby.you", { name: me.name });
   renderVariants();
   clockFieldsShown();
+  bots = new BotPanel($("bots"), { variants, choices, selected: selectedVariant });
+  bots.load();
   new Socket("/ws/lobby", {
     onMessage: (data) => {
-      if (data.type === "lobby") renderLists(data);
+      if (data.type === "lobby") {
+        lists = data;
+        renderLists();
+      }
     },
-    onStatus: (status) => {
-      const el = $("connection");
-      el.textContent = connectionText(status);
-      el.className = `connection ${status}`;
-    },
+    onStatus: showConnection,
   }).connect();
 }
 

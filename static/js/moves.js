@@ -3,6 +3,7 @@
 // passes, and its cell stays empty instead of shifting every later move into the wrong column.
 
 import { html, render } from "./html.js";
+import { t } from "./i18n.js";
 
 export function renderMoves(element, moves, movers = []) {
   const last = moves.length - 1;
@@ -18,12 +19,12 @@ export function renderMoves(element, moves, movers = []) {
   });
   const cell = (c) =>
     c === undefined
-      ? html`<span class="skip" aria-label="no move">…</span>`
+      ? html`<span class="skip" aria-label="${t("game.noMove")}">…</span>`
       : html`<span class="mv${c.last ? " last" : ""}">${c.move}</span>`;
   const items = rows.map(
     (r, n) => html`<li><span class="n">${n + 1}.</span>${cell(r.first)}${
       r.second === undefined && r === rows[rows.length - 1] ? "" : cell(r.second)}</li>`,
   );
-  render(element, items.length ? html`${items}` : html`<li class="empty">No moves yet</li>`);
+  render(element, items.length ? html`${items}` : html`<li class="empty">${t("game.noMoves")}</li>`);
   element.scrollTop = element.scrollHeight;
 }

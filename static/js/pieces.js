@@ -218,8 +218,9 @@ function pieceInfo(variant, token) {
   return (variant.pieces || []).find((p) => p.letter === key.toUpperCase() || p.letter === key);
 }
 
-// The SVG for a board token (`C`, `+s`, `l`, `e`...): an html`` value.
-export function pieceSvg(variant, token, set = "animals") {
+// The SVG for a board token (`C`, `+s`, `l`, `e`...): an html`` value. `turned`: the
+// piece will be shown upside down (it faces the player at the top).
+export function pieceSvg(variant, token, set = "animals", turned = false) {
   const promoted = token.startsWith("+");
   const letter = token.replace("+", "").toUpperCase();
   const side = token[token.length - 1] === letter ? "first" : "second";
@@ -243,7 +244,9 @@ export function pieceSvg(variant, token, set = "animals") {
       <circle cx="50" cy="50" r="46" fill="#fffaf0" stroke="${ring}" stroke-width="6"/>
       <g transform="translate(50 48) scale(1.12) translate(-50 -50)">${jungleFace(letter)}</g>
       <circle cx="76" cy="77" r="14" fill="${ring}"/>
-      <text x="76" y="83" font-size="18" font-weight="800" text-anchor="middle" fill="#fff" font-family="system-ui, sans-serif">${rank}</text>
+      <text x="76" y="83" font-size="18" font-weight="800" text-anchor="middle" fill="#fff" font-family="system-ui, sans-serif"${
+        // The animal faces its owner, its rank stays readable (an upside-down 6 reads 9).
+        turned ? ' transform="rotate(180 76 77)"' : ""}>${rank}</text>
       </svg>`);
   }
   return trusted("");

@@ -1,40 +1,75 @@
-// What a game's describe() says about how to draw it: piece names, special squares, sides.
-// Looks only, no rules.
+// What a game's describe() says about how to draw it: piece names, special squares, sides,
+// rule options, in the chosen language. Looks only, no rules.
 
-export const SIDE_WORD = { first: "first", second: "second" };
+import { gameWord, t } from "./i18n.js";
 
 export function otherSide(side) {
   return side === "first" ? "second" : "first";
 }
 
-// The piece set whose names to show: the one the chosen ruleset names, else the first.
-function pieceSet(variant, rules) {
+// "first player" / "premier joueur" (capital: "First player").
+export function playerWord(side, capital = false) {
+  const key = side === "second" ? "second" : "first";
+  return t(capital ? `player.${key[0].toUpperCase()}${key.slice(1)}` : `player.${key}`);
+}
+
+export function sideWord(side) {
+  return t(side === "second" ? "side.second" : "side.first");
+}
+
+export function variantName(variant) {
+  return variant ? gameWord(`name.${variant.id}`, variant.name) : "";
+}
+
+export function variantBlurb(variant) {
+  return variant ? gameWord(`blurb.${variant.id}`, "") : "";
+}
+
+// The names set a picture set goes with: the yokai pictures with the yokai names, the
+// animal pictures with the game's other names (animals in dobutsu, shogi in gorogoro).
+function namesKey(variant, pieceSet) {
   const sets = variant.piece_sets || [];
-  const wanted = rules && rules.ruleset;
-  return sets.includes(wanted) ? wanted : sets[0];
+  if (sets.includes(pieceSet)) return pieceSet;
+  return sets.find((s) => s !== "yokai") || sets[0];
 }
 
 function capitalize(word) {
   return word ? word[0].toUpperCase() + word.slice(1) : word;
 }
 
-// "Chick", "Promoted silver", "Lion", "stone"... for a board token (`C`, `+s`, `l`, `S`).
-export function pieceName(variant, token, rules) {
+export function pieceInfo(variant, token) {
   const upper = token.toUpperCase();
-  if (variant.family === "stones") return "stone";
-  const piece = (variant.pieces || []).find((p) => p.letter === upper);
+  return (variant.pieces || []).find((p) => p.letter === upper);
+}
+
+// "Chick", "Promoted silver", "Lion", "Stone"... for a board token (`C`, `+s`, `l`, `S`),
+// in the names that go with the pictures shown.
+export function pieceName(variant, token, pieceSet = "animals") {
+  if (variant.family === "stones") return capitalize(gameWord("piece.stone", "stone"));
+  const piece = pieceInfo(variant, token);
+  const upper = token.toUpperCase();
   if (!piece) return upper;
-  if (piece.names) return piece.names[pieceSet(variant, rules)] || Object.values(piece.names)[0];
-  return capitalize(piece.name || upper);
+  if (piece.names) {
+    const key = namesKey(variant, pieceSet);
+    const english = piece.names[key] || Object.values(piece.names)[0];
+    return gameWord(`piece.${variant.id}.${key}.${piece.letter}`, english);
+  }
+  return capitalize(gameWord(`piece.${variant.id}.${piece.letter}`, piece.name || upper));
 }
 
 // Jungle shows each animal's strength next to its letter.
 export function pieceStrength(variant, token) {
-  const piece = (variant.pieces || []).find((p) => p.letter === token.toUpperCase());
+  const piece = pieceInfo(variant, token);
   return piece && typeof piece.rank === "number" ? piece.rank : null;
 }
 
-// square -> [css classes, words for screen readers]
+// The side's royal piece letter (lion, king), from describe(): null if the game has none.
+export function royalLetter(variant) {
+  const piece = (variant.pieces || []).find((p) => p.royal);
+  return piece ? piece.letter : null;
+}
+
+// square -> {classes: [css classes], words: [words for screen readers]}
 export function specialSquares(variant) {
   const squares = new Map();
   const add = (square, cls, words) => {
@@ -46,16 +81,29 @@ export function specialSquares(variant) {
   const special = variant.squares || {};
   for (const side of ["first", "second"]) {
     for (const sq of (special.promotion_zone && special.promotion_zone[side]) || []) {
-      add(sq, `zone-${side}`, null);
+      add(sq, `zone-${side}`, () => t("board.zone", { owner: playerWord(side) }));
     }
     for (const sq of (special.traps && special.traps[side]) || []) {
-      add(sq, `trap trap-${side}`, `${side}'s trap`);
+      add(sq, `trap trap-${side}`, () => t("board.trap", { owner: playerWord(side) }));
     }
     const den = special.dens && special.dens[side];
-    if (den) add(den, `den den-${side}`, `${side}'s den`);
+    if (den) add(den, `den den-${side}`, () => t("board.den", { owner: playerWord(side) }));
   }
-  for (const sq of special.water || []) add(sq, "water", "water");
+  for (const sq of special.water || []) add(sq, "water", () => t("board.water"));
   return squares;
+}
+
+// A rule option's label, a value's label and the option's explanation.
+export function optionLabel(variant, option) {
+  return gameWord(`option.${option.name}`, option.name);
+}
+
+export function optionValueLabel(variant, option, value) {
+  return gameWord(`option.${option.name}.${value}`, value);
+}
+
+export function optionAbout(variant, option) {
+  return gameWord(`option.${option.name}.about`, option.description);
 }
 
 export function describeRules(variant, rules) {
@@ -63,13 +111,15 @@ export function describeRules(variant, rules) {
   const parts = [];
   for (const option of (variant && variant.options) || []) {
     const value = rules && rules[option.name];
-    if (value !== undefined && value !== option.default) parts.push(`${option.name}: ${value}`);
+    if (value !== undefined && value !== option.default) {
+      parts.push(`${optionLabel(variant, option)}: ${optionValueLabel(variant, option, value)}`);
+    }
   }
   return parts.join(", ");
 }
 
 export function clockText(clock) {
-  if (!clock) return "no clock";
+  if (!clock) return t("time.noClock");
   const minutes = clock.initial / 60000;
   const shown = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(2).replace(/0+$/, "");
   return `${shown}+${Math.round(clock.increment / 1000)}`;

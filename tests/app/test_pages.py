@@ -8,17 +8,27 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+import engine
 from app.__main__ import migrate
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
-PAGES = {"/": "index.html", "/game/x": "game.html", "/invite/x": "invite.html"}
+PAGES = {
+    "/": "index.html",
+    "/game/x": "game.html",
+    "/invite/x": "invite.html",
+    "/account": "account.html",
+    "/challenge/x": "challenge.html",
+    "/rules": "rules.html",
+    **{f"/rules/{game}": "rules.html" for game in engine.GAMES},
+}
 TYPES = {".js": "javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 # What a page loads: <script src>, <link href>; what a module imports: from "./x.js".
 PAGE_REF = re.compile(r"""(?:src|href)="(/static/[^"]+)\"""")
@@ -60,6 +70,13 @@ def test_pages_are_served_as_html(client: TestClient, url: str) -> None:
     assert response.headers["content-type"].startswith("text/html")
     assert response.text == read(STATIC / PAGES[url])
     assert '<script type="module"' in response.text
+
+
+@pytest.mark.parametrize("url", ["/rules/chess", "/rules/Dobutsu", "/rules/dobutsu/x"])
+def test_rules_pages_exist_only_for_the_five_games(client: TestClient, url: str) -> None:
+    response = client.get(url)
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
 
 
 def test_every_file_the_pages_load_is_served_with_its_type(client: TestClient) -> None:
@@ -167,3 +184,119 @@ def test_move_texts_and_positions_are_read_as_the_notation_says() -> None:
     }
     assert out["a5"] == "S"
     assert out["last"] == [["c3", "c5"], ["b2"], []]
+
+
+# ---- the rules pages' text and diagrams --------------------------------------------------
+def rules_data() -> dict[str, Any]:
+    url = (STATIC / "js" / "rules-text.js").as_uri()
+    out = run_module(
+        f"""import {{ POSITIONS, RULES_TEXT }} from {json.dumps(url)};
+        const shape = (lang) => Object.fromEntries(Object.entries(RULES_TEXT[lang]).map(
+          ([id, g]) => [id, {{
+            sections: g.sections.map((s) => ({{ show: s.show || [], body: String(s.body) }})),
+            captions: Object.keys(g.captions || {{}}).sort(),
+            pieces: Object.keys(g.pieces || {{}}).sort(),
+          }}]));
+        const out = {{ positions: POSITIONS, en: shape("en"), fr: shape("fr") }};
+        console.log(JSON.stringify(out));"""
+    )
+    assert isinstance(out, dict)
+    return out
+
+
+@needs_node
+def test_rules_text_says_the_same_in_both_languages() -> None:
+    data = rules_data()
+    en, fr, positions = data["en"], data["fr"], data["positions"]
+    assert sorted(en) == sorted(fr) == sorted(engine.GAMES)
+    for game in engine.GAMES:
+        described = engine.get_game(game).describe()
+        shown = [s["show"] for s in en[game]["sections"]]
+        # The same sections with the same diagrams, in the same order, in both languages.
+        assert shown == [s["show"] for s in fr[game]["sections"]], game
+        assert all(s["body"].strip() for s in en[game]["sections"] + fr[game]["sections"])
+        named = sorted({what for row in shown for what in row} - {"start", "pieces", "ranks"})
+        # Every example position is drawn, captioned in both languages and defined once.
+        assert en[game]["captions"] == fr[game]["captions"] == named, game
+        assert sorted(positions.get(game, {})) == named, game
+        if described.get("family") == "shogi":
+            letters = sorted(p["letter"] for p in described["pieces"])
+            assert en[game]["pieces"] == fr[game]["pieces"] == letters, game
+
+
+def engine_text(game: str, spec: dict[str, Any], side: str) -> str:
+    """A rules diagram's position as the engine's position string."""
+    described = engine.get_game(game).describe()
+    files, ranks = described["board"]["files"], described["board"]["ranks"]
+    pieces: dict[str, str] = spec.get("pieces", {})
+    hands: dict[str, dict[str, int]] = spec.get("hands", {})
+    rows = []
+    for rank in range(ranks, 0, -1):
+        row, empty = "", 0
+        for file in range(files):
+            token = pieces.get(f"{chr(97 + file)}{rank}")
+            if token is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + token
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    board = "/".join(rows)
+    turn = side[0]
+    if described.get("family") == "shogi":
+        hand = "".join(
+            f"{n if n > 1 else ''}{letter if owner == 'first' else letter.lower()}"
+            for owner in ("first", "second")
+            for letter, n in hands.get(owner, {}).items()
+        )
+        return f"{board} {turn} {hand or '-'}"
+    if game == "jungle":
+        return f"{board} {turn} 0 -"
+    stones = [hands.get(owner, {}).get("S", 12) for owner in ("first", "second")]
+    tail = "- - 0" if game == "yote" else "0"
+    return f"{board} {turn} {stones[0]} {stones[1]} {tail}"
+
+
+MOVE_TEXT = re.compile(r"^(?:([A-Z])\*|(\*)|([a-z]\d+))([a-z]\d+)")
+
+
+def reachable(rules: Any, pos: Any, origins: list[str]) -> set[str]:
+    """The squares legal moves from ``origins`` (squares, `C*`, `*`) reach."""
+    reach = set()
+    for text in rules.legal_moves(pos):
+        m = MOVE_TEXT.match(text)
+        assert m, text
+        drop, star, origin, to = m.groups()
+        if (f"{drop}*" if drop else "*" if star else origin) in origins:
+            reach.add(to)
+    return reach
+
+
+@needs_node
+def test_rules_diagrams_agree_with_the_engine() -> None:
+    """What a diagram marks as reachable is legal, what it crosses out is not, and a
+    square it shows in check is in check."""
+    checked = 0
+    for game, named in rules_data()["positions"].items():
+        rules = engine.get_game(game)
+        for name, spec in named.items():
+            marks: dict[str, list[str]] = spec.get("marks", {})
+            for square, marked in marks.items():
+                if "check" in marked:
+                    owner = "first" if spec["pieces"][square].isupper() else "second"
+                    assert rules.in_check(rules.from_text(engine_text(game, spec, owner)))
+                    checked += 1
+            origins = [sq for sq, m in marks.items() if "selected" in m]
+            blocked = {sq for sq, m in marks.items() if "blocked" in m}
+            if not origins and blocked:
+                origins = ["*"]  # crossed-out squares of a wali placement diagram
+            if not origins:
+                continue
+            token = spec["pieces"].get(origins[0], "S" if origins[0] == "*" else origins[0][0])
+            side = "second" if token.islower() else "first"
+            reach = reachable(rules, rules.from_text(engine_text(game, spec, side)), origins)
+            dests = {sq for sq, m in marks.items() if "dest" in m}
+            assert dests <= reach, (game, name, sorted(dests - reach))
+            assert not blocked & reach, (game, name, sorted(blocked & reach))
+            checked += 1
+    assert checked >= 14

@@ -136,7 +136,8 @@ def make_move(page, game: Game, text: str, *, touch: bool = False) -> None:
     side = game.mover
     candidates = game.candidates(text)
     if move["drop"]:
-        hand = page.locator(f'#board [data-hand="{move["drop"]}"][data-side="{side}"]')
+        # Hands are drawn in the player bars, beside the board.
+        hand = page.locator(f'.play [data-hand="{move["drop"]}"][data-side="{side}"]')
         tap_or_click(hand, touch)
     else:
         tap_or_click(page.locator(f'#board [data-square="{move["origin"]}"]'), touch)
@@ -172,3 +173,105 @@ def piece_at(fen: str, square: str, ranks: int) -> str | None:
             return str(token)
         file += 1
     return None
+
+
+def open_game(new_context, variant: str, *, spectator: bool = True, **first_options):
+    """The creator (first) opens the game page, the second player the invite link, a third
+    context watches. Returns (pages by side, spectator page or None, game id)."""
+    first = new_context(**first_options).new_page()
+    created = first.context.request.post(
+        "/api/games", data={"variant": variant, "color": "first", "clock": None}
+    )
+    assert created.ok, created.text()
+    body = created.json()
+    first.goto(f"/game/{body['id']}")
+    first.wait_for_function("() => window.kodama && window.kodama.page.game")
+    second = new_context().new_page()
+    second.goto(body["inviteUrl"])
+    second.wait_for_url(f"**/game/{body['id']}")
+    watcher = None
+    if spectator:
+        watcher = new_context().new_page()
+        watcher.goto(f"/game/{body['id']}")
+    for page in (first, second, *([watcher] if watcher else [])):
+        wait_started(page)
+    assert page_state(first)["seat"] == "first"
+    assert page_state(second)["seat"] == "second"
+    if watcher:
+        assert page_state(watcher)["seat"] is None
+    return {"first": first, "second": second}, watcher, body["id"]
+
+
+def server_game(page, game_id: str) -> dict[str, Any]:
+    answer = page.context.request.get(f"/api/games/{game_id}")
+    assert answer.ok
+    return dict(answer.json()["game"])
+
+
+# ---- the keyboard ------------------------------------------------------------------------
+FOCUSED_JS = """() => { const el = document.activeElement;
+  return el ? {square: el.dataset.square || null, hand: el.dataset.hand || null,
+               side: el.dataset.side || null} : null; }"""
+
+
+def focused(page) -> dict[str, Any]:
+    value: dict[str, Any] = page.evaluate(FOCUSED_JS)
+    return value
+
+
+def tab_to_board(page, limit: int = 40) -> str:
+    """Press Tab from wherever the focus is until it lands on a board square."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        square = focused(page)["square"]
+        if square:
+            return str(square)
+    raise AssertionError("Tab never reached the board")
+
+
+def arrows_to(page, square: str) -> None:
+    """Walk the board's focus to ``square`` with the arrow keys, as seen on the screen."""
+    here = focused(page)["square"]
+    assert here, "the focus is not on a board square"
+    flipped = page.evaluate("() => window.kodama.page.orientation") == "second"
+    files = ord(square[0]) - ord(here[0])
+    ranks = int(square[1:]) - int(here[1:])
+    if flipped:
+        files, ranks = -files, -ranks
+    for _ in range(abs(files)):
+        page.keyboard.press("ArrowRight" if files > 0 else "ArrowLeft")
+    for _ in range(abs(ranks)):
+        page.keyboard.press("ArrowUp" if ranks > 0 else "ArrowDown")
+    assert focused(page)["square"] == square
+
+
+def arrows_to_hand(page, letter: str) -> None:
+    """From the board, down into the player's own hand (below the board), then along it."""
+    for _ in range(12):
+        if focused(page)["hand"]:
+            break
+        page.keyboard.press("ArrowDown")
+    for key in ("ArrowLeft",) * 4 + ("ArrowRight",) * 4:
+        if focused(page)["hand"] == letter:
+            return
+        page.keyboard.press(key)
+    assert focused(page)["hand"] == letter
+
+
+def keyboard_move(page, game: Game, text: str) -> None:
+    """Play ``text`` with the keyboard only: arrows to the piece, Enter, arrows, Enter."""
+    wait_for_ply(page, len(game.moves))
+    move = parse(text)
+    if not focused(page)["square"] and not focused(page)["hand"]:
+        tab_to_board(page)
+    if move["drop"]:
+        arrows_to_hand(page, move["drop"])
+        page.keyboard.press("Enter")
+        page.keyboard.press("ArrowUp")
+    else:
+        arrows_to(page, move["origin"])
+        page.keyboard.press("Enter")
+    arrows_to(page, move["to"])
+    page.keyboard.press("Space")
+    game.play(text)
+    wait_for_ply(page, len(game.moves))

@@ -14,10 +14,11 @@ from .helpers import (
     assert_shows,
     make_move,
     move_list,
+    open_game,
     page_state,
     piece_at,
+    server_game,
     wait_for_ply,
-    wait_started,
 )
 
 
@@ -65,39 +66,6 @@ FULL_GAMES: dict[str, tuple[list[str], str, str]] = {
         "no_moves",
     ),
 }
-
-
-def open_game(new_context, variant: str, *, spectator: bool = True, **first_options):
-    """The creator (first) opens the game page, the second player the invite link, a third
-    context watches. Returns (pages by side, spectator page or None, game id)."""
-    first = new_context(**first_options).new_page()
-    created = first.context.request.post(
-        "/api/games", data={"variant": variant, "color": "first", "clock": None}
-    )
-    assert created.ok, created.text()
-    body = created.json()
-    first.goto(f"/game/{body['id']}")
-    first.wait_for_function("() => window.kodama && window.kodama.page.game")
-    second = new_context().new_page()
-    second.goto(body["inviteUrl"])
-    second.wait_for_url(f"**/game/{body['id']}")
-    watcher = None
-    if spectator:
-        watcher = new_context().new_page()
-        watcher.goto(f"/game/{body['id']}")
-    for page in (first, second, *([watcher] if watcher else [])):
-        wait_started(page)
-    assert page_state(first)["seat"] == "first"
-    assert page_state(second)["seat"] == "second"
-    if watcher:
-        assert page_state(watcher)["seat"] is None
-    return {"first": first, "second": second}, watcher, body["id"]
-
-
-def server_game(page, game_id: str) -> dict[str, Any]:
-    answer = page.context.request.get(f"/api/games/{game_id}")
-    assert answer.ok
-    return dict(answer.json()["game"])
 
 
 @pytest.mark.parametrize("variant", list(FULL_GAMES))

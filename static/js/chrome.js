@@ -1,0 +1,50 @@
+// The header every page shares: the links (rules, account) and the EN/FR switch. The
+// switch remembers the choice (i18n.js) and asks the page to draw itself again.
+
+import { html, render } from "./html.js";
+import { LANGS, LANG_NAMES, getLang, setLang, translatePage } from "./i18n.js";
+
+const listeners = [];
+
+// Runs `redraw` after every language change; translates the static markup at once.
+export function onLanguage(redraw) {
+  listeners.push(redraw);
+}
+
+function drawSwitch(box) {
+  const current = getLang();
+  render(
+    box,
+    html`${LANGS.map(
+      (l) => html`<button type="button" data-lang="${l}" lang="${l}" title="${LANG_NAMES[l]}"
+        aria-label="${LANG_NAMES[l]}" aria-pressed="${l === current ? "true" : "false"}">${l.toUpperCase()}</button>`,
+    )}`,
+  );
+}
+
+function markCurrentLink() {
+  const path = location.pathname;
+  for (const a of document.querySelectorAll("header.site nav a")) {
+    const href = a.getAttribute("href");
+    const here = href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`);
+    if (here) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
+
+export function setupChrome() {
+  const box = document.querySelector("header.site .lang-switch");
+  translatePage();
+  markCurrentLink();
+  if (!box) return;
+  drawSwitch(box);
+  box.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-lang]");
+    if (!button || button.dataset.lang === getLang()) return;
+    setLang(button.dataset.lang);
+    drawSwitch(box);
+    box.querySelector(`[data-lang="${getLang()}"]`).focus();
+    translatePage();
+    for (const redraw of listeners) redraw();
+  });
+}
