@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -25,6 +27,8 @@ def test_ruff_format_is_clean() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+# A cold mypy run over the whole tree takes minutes on a busy 2-core machine.
+@pytest.mark.timeout(1200)
 def test_mypy_strict_is_clean() -> None:
     done = _run("mypy")
     assert done.returncode == 0, done.stdout + done.stderr
