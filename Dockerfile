@@ -20,6 +20,7 @@ WORKDIR /srv/kodama
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY app ./app
+COPY bots ./bots
 COPY migrations ./migrations
 COPY static ./static
 RUN pip install -q -e .

@@ -39,13 +39,24 @@ def main(argv: list[str] | None = None) -> None:
         import uvicorn  # noqa: PLC0415
 
         settings = get_settings()
+        # create_app reads these same settings: the built-in bots reach the server here.
+        settings.host = args.host or settings.host
+        settings.port = args.port or settings.port
+        if settings.builtin_bots is None:
+            settings.builtin_bots = True
+        from . import main as _app_modules  # noqa: F401, PLC0415 - loaded before settling
+        from .services import heap  # noqa: PLC0415
+
+        heap.settle()  # the garbage collector tuned for latency: see services/heap.py
         uvicorn.run(
             "app.main:create_app",
             factory=True,
-            host=args.host or settings.host,
-            port=args.port or settings.port,
+            host=settings.host,
+            port=settings.port,
             ws_max_size=settings.max_message_bytes * 4,
             log_level="info",
+            # NDJSON streams never end by themselves: cut them after a grace on shutdown.
+            timeout_graceful_shutdown=settings.shutdown_grace_seconds,
         )
 
 

@@ -13,17 +13,24 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+import engine
+
 from .api import ws
 from .api.deps import Services
-from .api.routes import games
+from .api.routes import account, bot, challenges, export, games
 from .core.config import Settings, get_settings
 from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
 from .realtime.presence import Presence
+from .services.accounts import AccountService
+from .services.apilimits import ApiLimits
+from .services.builtin import BuiltinBots, local_url
+from .services.challenges import ChallengeService
 from .services.errors import ServiceError
 from .services.games import GameService, now_ms
 from .services.lobby import LobbyFeed
+from .services.streams import EventStreams, GameEvents
 from .services.timekeeper import Timekeeper
 
 log = logging.getLogger(__name__)
@@ -45,12 +52,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         hub: LocalHub = PostgresHub(asyncpg_dsn(url)) if use_notify else LocalHub()
         await hub.start()
-        service = GameService(
-            make_sessionmaker(db), hub, settings, is_postgres=not settings.is_sqlite
-        )
+        sessions = make_sessionmaker(db)
+        service = GameService(sessions, hub, settings, is_postgres=not settings.is_sqlite)
         presence = Presence(now_ms)
         service.gone_for_ms = presence.gone_for_ms
         service.listeners.append(lambda game: presence.changed(game.id, game.ply))
+        accounts = AccountService(sessions)
         services = Services(
             settings=settings,
             hub=hub,
@@ -59,15 +66,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             identities=identities,
             timekeeper=Timekeeper(service),
             lobby=LobbyFeed(service),
+            accounts=accounts,
+            challenges=ChallengeService(sessions, service, accounts, hub, settings),
+            game_events=GameEvents(service, hub),
+            event_streams=EventStreams(),
+            limits=ApiLimits(settings),
         )
         app.state.services = services
         await services.timekeeper.start()
+        builtin = None
+        if settings.builtin_bots:
+            builtin = BuiltinBots(accounts, local_url(settings.host, settings.port))
+            await builtin.start()
         try:
             yield
         finally:
+            if builtin is not None:
+                await builtin.stop()
             await services.timekeeper.stop()
             await services.lobby.stop()
+            await services.game_events.stop()
             await hub.stop()
+            await service.close()
             await db.dispose()
 
     app = FastAPI(
@@ -91,7 +111,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if request.url.path.startswith("/static/"):
             # Revalidate (cheap, by ETag) so a deploy never leaves old modules running.
             response.headers.setdefault("Cache-Control", "no-cache")
-        if fresh:
+        # Not over a cookie the route set (log in, log out), nor for a program using a token.
+        if fresh and not _sets_cookie(response) and "authorization" not in request.headers:
             response.set_cookie(
                 COOKIE,
                 identities.cookie(who),
@@ -124,6 +145,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     app.include_router(games.router)
+    app.include_router(account.router)
+    app.include_router(bot.router)
+    app.include_router(bot.bot_router)
+    app.include_router(bot.board_router)
+    app.include_router(challenges.router)
+    app.include_router(export.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -136,4 +163,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_api_route("/", page("index.html"), include_in_schema=False)
     app.add_api_route("/game/{game_id}", page("game.html"), include_in_schema=False)
     app.add_api_route("/invite/{token}", page("invite.html"), include_in_schema=False)
+    app.add_api_route("/challenge/{challenge_id}", page("challenge.html"), include_in_schema=False)
+    app.add_api_route("/rules", page("rules.html"), include_in_schema=False)
+
+    async def rules_page(game: str) -> FileResponse:
+        # Only the five games have a rules page: any other name is a 404 like any unknown URL.
+        if game not in engine.GAMES:
+            raise StarletteHTTPException(404, f"no rules page for {game!r}")
+        return FileResponse(STATIC / "rules.html", headers={"Cache-Control": "no-cache"})
+
+    app.add_api_route("/rules/{game}", rules_page, include_in_schema=False)
+    app.add_api_route("/account", page("account.html"), include_in_schema=False)
     return app
+
+
+def _sets_cookie(response: Response) -> bool:
+    return any(
+        value.startswith(f"{COOKIE}=")
+        for name, value in response.headers.items()
+        if name == "set-cookie"
+    )

@@ -20,7 +20,7 @@ from app.core.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 # What `pip install -e .` needs, and what the app reads beside its package at run time.
-NEEDED = ("pyproject.toml", "README.md", "engine", "app", "migrations", "static")
+NEEDED = ("pyproject.toml", "README.md", "engine", "app", "bots", "migrations", "static")
 
 
 def dockerfile() -> list[tuple[str, str]]:

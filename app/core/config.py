@@ -41,6 +41,29 @@ class Settings(BaseSettings):
     open_game_hours: float = 24.0
     max_message_bytes: int = 4096
     cookie_secure: bool = False
+    # The built-in computer opponents (kodama-random … kodama-hard, app/services/builtin.py).
+    # Unset: on for `python -m app serve`, off for an app built otherwise (tests, benches).
+    builtin_bots: bool | None = None
+
+    # ---- the bot API (docs/api.md) ----
+    # NDJSON streams send an empty line this often, so that proxies and clients keep them open.
+    keepalive_seconds: float = 7.0
+    # A challenge nobody answers expires after this long.
+    challenge_expire_minutes: float = 30.0
+    # Token buckets (refill per second, burst) per API token (or per cookie player); each
+    # IP address gets ratelimit_ip_factor times as much (several programs share an address).
+    ratelimit_move_per_s: float = 10.0  # moves and the other game actions
+    ratelimit_move_burst: int = 60
+    ratelimit_challenge_per_s: float = 0.5  # challenges, their answers, seeks
+    ratelimit_challenge_burst: int = 20
+    ratelimit_stream_per_s: float = 1.0  # opening an NDJSON stream
+    ratelimit_stream_burst: int = 30
+    ratelimit_chat_per_s: float = 0.5
+    ratelimit_chat_burst: int = 10
+    ratelimit_ip_factor: float = 10.0
+    # On shutdown, open NDJSON streams (which never end by themselves) get this long to
+    # finish before the server cuts them.
+    shutdown_grace_seconds: int = 3
 
     @property
     def resolved_database_url(self) -> str:

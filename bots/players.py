@@ -1,0 +1,364 @@
+"""Computer players over the pure rules engine: a random mover and an alpha-beta searcher.
+
+A player answers one question: given a game (with its rule options), a position (which carries
+its repetition history) and a time budget, which move? Players never touch the network; the
+runner (bots/runner.py) feeds them positions read from the server's ``fen``.
+
+>>> import engine
+>>> game = engine.get_game("dobutsu")
+>>> make_player("easy", seed=1).choose(game, game.start(), 0.05) in game.legal_moves(game.start())
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import engine
+
+from .evaluation import Evaluator, evaluator
+
+MATE = 1_000_000  # a win at the root; a win n plies away scores MATE - n
+MATE_BOUND = MATE - 10_000  # scores beyond this are wins or losses, not evaluations
+INFINITY = MATE + 1
+EXACT, LOWER, UPPER = 0, 1, 2
+TABLE_LIMIT = 300_000  # transposition-table entries kept before the table is emptied
+CHECK_EVERY = 31  # nodes between two looks at the clock (a mask: 2**n - 1)
+# A draw counts this much below zero for the searching side: it avoids repeating positions
+# unless every other move looks worse than that.
+CONTEMPT = 30
+
+
+class Player(Protocol):
+    """Anything that picks a move: the runner only needs this."""
+
+    name: str
+
+    def choose(
+        self, game: engine.Game[Any], position: engine.Position, time_budget_s: float
+    ) -> str:
+        """One legal move of ``position`` (which must not be over), within about the budget."""
+        ...
+
+
+@runtime_checkable
+class Scoring(Protocol):
+    """A player that can say how its last chosen move's position looked to it."""
+
+    def last_score(self) -> int | None:
+        """The last search's score for the side that moved (about 100 a pawn), if any."""
+        ...
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal move (seedable, for reproducible games)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(
+        self, game: engine.Game[Any], position: engine.Position, time_budget_s: float
+    ) -> str:
+        moves = game.legal_moves(position)
+        if not moves:
+            raise ValueError(f"no legal move: the game is over in {game.to_text(position)}")
+        return self.rng.choice(moves)
+
+
+class _OutOfTime(Exception):
+    """Unwinds the search when the budget is spent."""
+
+
+@dataclass
+class SearchInfo:
+    """What the last search did, for logs, tests and the bench."""
+
+    move: str = ""
+    score: int = 0
+    depth: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+class AlphaBetaPlayer:
+    """Iterative-deepening negamax alpha-beta with a per-game evaluation.
+
+    Principal-variation search, quiescence search over captures (and immediate wins), a
+    transposition table keyed by the engine's position digest, killer moves and a history
+    table for ordering. The time budget is hard: the clock is read every few nodes and the
+    best move of the deepest finished iteration (or a better one found since) is returned.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str = "alphabeta",
+        max_depth: int = 64,
+        quiescence_depth: int = 6,
+        seed: int | None = None,
+    ) -> None:
+        self.name = name
+        self.max_depth = max_depth
+        self.quiescence_depth = quiescence_depth
+        self.rng = random.Random(seed)
+        self.info = SearchInfo()
+        self._table: dict[str, tuple[int, int, int, str | None]] = {}
+        self._table_game: engine.Game[Any] | None = None
+        self._history: dict[str, int] = {}
+        self._killers: list[list[str]] = []
+        self._game: engine.Game[Any] = engine.get_game("dobutsu")
+        self._eval: Evaluator = evaluator(self._game)
+        self._deadline = 0.0
+        self._nodes = 0
+        self._root_side = 0
+
+    # ---- the public move choice -----------------------------------------------------------
+    def choose(
+        self, game: engine.Game[Any], position: engine.Position, time_budget_s: float
+    ) -> str:
+        started = time.perf_counter()
+        moves = game.legal_moves(position)
+        if not moves:
+            raise ValueError(f"no legal move: the game is over in {game.to_text(position)}")
+        if game is not self._table_game:
+            self._table = {}
+            self._history = {}
+            self._table_game = game
+        elif len(self._table) > TABLE_LIMIT:
+            self._table = {}
+        self._game = game
+        self._eval = evaluator(game)
+        self._deadline = started + max(time_budget_s, 0.0)
+        self._nodes = 0
+        self._root_side = position.side
+        self._killers = [[] for _ in range(self.max_depth + self.quiescence_depth + 2)]
+        # Shuffle first so that equally good moves vary from game to game.
+        self.rng.shuffle(moves)
+        best, score, depth = moves[0], 0, 0
+        if len(moves) > 1:
+            for depth in range(1, self.max_depth + 1):
+                try:
+                    found, value, complete = self._root(position, moves, depth)
+                except _OutOfTime:
+                    break
+                if found is not None:
+                    best, score = found, value
+                    # Search the best move first next iteration.
+                    moves.remove(found)
+                    moves.insert(0, found)
+                if not complete or abs(score) >= MATE_BOUND:
+                    break  # out of time inside this depth, or a forced result is found
+        self.info = SearchInfo(best, score, depth, self._nodes, time.perf_counter() - started)
+        return best
+
+    def last_score(self) -> int | None:
+        return self.info.score if self.info.move else None
+
+    # ---- the search -----------------------------------------------------------------------
+    def _root(
+        self, pos: engine.Position, moves: list[str], depth: int
+    ) -> tuple[str | None, int, bool]:
+        """Best move and score at ``depth``; ``complete`` is False when time ran out."""
+        game = self._game
+        alpha, beta = -INFINITY, INFINITY
+        best: str | None = None
+        for i, move in enumerate(moves):
+            child = game.play(pos, move)
+            try:
+                if i == 0:
+                    score = -self._search(child, depth - 1, -beta, -alpha, 1)
+                else:
+                    score = -self._search(child, depth - 1, -alpha - 1, -alpha, 1)
+                    if score > alpha:
+                        score = -self._search(child, depth - 1, -beta, -alpha, 1)
+            except _OutOfTime:
+                # A move fully searched above alpha is better than the last iteration's.
+                return best, alpha, False
+            if score > alpha:
+                alpha, best = score, move
+        return best, alpha, True
+
+    def _draw(self, side: int) -> int:
+        """A draw's score for ``side`` to move: below zero for the searching side."""
+        return -CONTEMPT if side == self._root_side else CONTEMPT
+
+    def _terminal(self, result: engine.Result, side: int, ply: int) -> int:
+        if result.winner is None:
+            return self._draw(side)
+        won = result.winner == engine.SIDES[side]
+        return MATE - ply if won else ply - MATE
+
+    def _tick(self) -> None:
+        self._nodes += 1
+        if not self._nodes & CHECK_EVERY and time.perf_counter() > self._deadline:
+            raise _OutOfTime
+
+    def _search(self, pos: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self._tick()
+        game = self._game
+        result = game.result(pos)
+        if result is not None:
+            return self._terminal(result, pos.side, ply)
+        if self._eval.repetition_is_draw and pos.digest in pos.history:
+            # A repetition: the search treats the second occurrence as the draw.
+            return self._draw(pos.side)
+        if depth <= 0:
+            return self._quiesce(pos, alpha, beta, ply, self.quiescence_depth)
+        key = pos.digest
+        entry = self._table.get(key)
+        table_move: str | None = None
+        if entry is not None:
+            e_depth, e_score, e_flag, table_move = entry
+            if e_depth >= depth:
+                score = self._from_table(e_score, ply)
+                if e_flag == EXACT:
+                    return score
+                if e_flag == LOWER and score >= beta:
+                    return score
+                if e_flag == UPPER and score <= alpha:
+                    return score
+        original_alpha = alpha
+        best = -INFINITY
+        best_move: str | None = None
+        for i, move in enumerate(self._ordered(pos, table_move, ply)):
+            child = game.play(pos, move)
+            if i == 0:
+                score = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
+            else:
+                score = -self._search(child, depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < score < beta:
+                    score = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
+            if score > best:
+                best, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        self._remember_cutoff(pos, move, depth, ply)
+                        break
+        flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        self._table[key] = (depth, self._to_table(best, ply), flag, best_move)
+        return best
+
+    def _quiesce(self, pos: Any, alpha: int, beta: int, ply: int, left: int) -> int:
+        stand = self._eval.evaluate(pos)
+        if left <= 0 or not self._eval.quiescence:
+            return stand
+        if stand >= beta:
+            return stand
+        alpha = max(alpha, stand)
+        game = self._game
+        ev = self._eval
+        tactical = [m for m in game.legal_moves(pos) if ev.tactical(pos, m)]
+        tactical.sort(key=lambda m: ev.victim(pos, m), reverse=True)
+        best = stand
+        for move in tactical:
+            self._tick()
+            child = game.play(pos, move)
+            result = game.result(child)
+            if result is not None:
+                score = -self._terminal(result, child.side, ply + 1)
+            else:
+                score = -self._quiesce(child, -beta, -alpha, ply + 1, left - 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    # ---- ordering and tables --------------------------------------------------------------
+    def _ordered(self, pos: Any, table_move: str | None, ply: int) -> list[str]:
+        ev = self._eval
+        killers = self._killers[ply] if ply < len(self._killers) else []
+        history = self._history
+        keyed = []
+        for move in self._game.legal_moves(pos):
+            if move == table_move:
+                key = 1 << 40
+            else:
+                victim = ev.victim(pos, move)
+                if victim:
+                    key = (1 << 30) + victim
+                elif move in killers:
+                    key = 1 << 29
+                else:
+                    key = history.get(move, 0)
+            keyed.append((key, move))
+        keyed.sort(reverse=True)
+        return [move for _, move in keyed]
+
+    def _remember_cutoff(self, pos: Any, move: str, depth: int, ply: int) -> None:
+        if self._eval.victim(pos, move):
+            return  # captures are ordered first anyway
+        if ply < len(self._killers):
+            killers = self._killers[ply]
+            if move not in killers:
+                killers.insert(0, move)
+                del killers[2:]
+        self._history[move] = min(self._history.get(move, 0) + depth * depth, 1 << 28)
+
+    @staticmethod
+    def _to_table(score: int, ply: int) -> int:
+        # Wins are stored as distances from the stored position, not from the root.
+        if score >= MATE_BOUND:
+            return score + ply
+        if score <= -MATE_BOUND:
+            return score - ply
+        return score
+
+    @staticmethod
+    def _from_table(score: int, ply: int) -> int:
+        if score >= MATE_BOUND:
+            return score - ply
+        if score <= -MATE_BOUND:
+            return score + ply
+        return score
+
+
+@dataclass(frozen=True)
+class Level:
+    """A named strength: how long a move may take and how deep the search may go."""
+
+    name: str
+    description: str
+    time_budget_s: float
+    max_depth: int | None  # None: the random player
+
+
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level("random", "plays any legal move", 0.0, None),
+        Level("easy", "searches two plies ahead", 0.1, 2),
+        Level("medium", "searches four plies ahead, for at most half a second", 0.5, 4),
+        Level("hard", "searches for two seconds a move", 2.0, 64),
+    )
+}
+
+
+def make_player(level: str, seed: int | None = None) -> Player:
+    """The player of a level in LEVELS (``ValueError`` for an unknown one)."""
+    found = LEVELS.get(level)
+    if found is None:
+        raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+    if found.max_depth is None:
+        return RandomPlayer(seed)
+    return AlphaBetaPlayer(name=found.name, max_depth=found.max_depth, seed=seed)
+
+
+__all__ = [
+    "LEVELS",
+    "AlphaBetaPlayer",
+    "Level",
+    "Player",
+    "RandomPlayer",
+    "Scoring",
+    "SearchInfo",
+    "make_player",
+]
