@@ -18,7 +18,12 @@ def make_engine(url: str) -> AsyncEngine:
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": 30}
     else:
-        kwargs.update(pool_size=20, max_overflow=20, pool_pre_ping=True)
+        # The move pipeline has connections of its own (services/rows.py): this pool serves
+        # the rest (pages, the API, sockets' first state), where a pre-ping's round trip is
+        # cheap insurance against connections the server closed. At most 15 per instance,
+        # with the pipeline's 16 and the hub's 2: three instances within PostgreSQL's
+        # default 100 connections.
+        kwargs.update(pool_size=5, max_overflow=10, pool_pre_ping=True)
     engine = create_async_engine(url, **kwargs)
     if url.startswith("sqlite"):
 

@@ -96,6 +96,11 @@ class Result:
         return max(0.0, self.machine_cpu - self.client_cpu - self.server_cpu - self.db_cpu)
 
     @property
+    def server_us_per_move(self) -> float:
+        """The server process's CPU per move: steadier than moves/s on a busy machine."""
+        return 1e6 * self.server_cpu / self.moves if self.moves else float("nan")
+
+    @property
     def rate(self) -> float:
         return self.moves / self.seconds if self.seconds > 0 else 0.0
 
@@ -407,6 +412,8 @@ def running_server(backend: str, workdir: Path) -> Iterator[tuple[int, Target]]:
         KODAMA_DATA_DIR=str(data),
         # Games are all created before any is played: keep the no-first-move abort away.
         KODAMA_FIRST_MOVE_SECONDS="3600",
+        # Only the server is measured: not the built-in bots' process `serve` would start.
+        KODAMA_BUILTIN_BOTS="false",
     )
     pg: TempPostgres | None = None
     db_cpu: Callable[[], float] = float
@@ -560,7 +567,8 @@ def machine() -> str:
 def table(results: list[Result]) -> str:
     head = (
         f"{'backend':<14} {'load':<12} {'games':>5} {'moves':>6} {'moves/s':>8} "
-        f"{'p50 ms':>7} {'p99 ms':>7}  {'CPU% client/server/db/other':>27}  {'errors':>6}"
+        f"{'p50 ms':>7} {'p99 ms':>7}  {'CPU% client/server/db/other':>27}  "
+        f"{'server µs/move':>14}  {'errors':>6}"
     )
     lines = [head, "-" * len(head)]
     for r in results:
@@ -571,7 +579,8 @@ def table(results: list[Result]) -> str:
         errors = f"{r.errors}" + (f" ({r.unfinished} unfinished)" if r.unfinished else "")
         lines.append(
             f"{r.target:<14} {r.load:<12} {r.games:>5} {r.moves:>6} {r.rate:>8.0f} "
-            f"{r.percentile_ms(50):>7.1f} {r.percentile_ms(99):>7.1f}  {cpu:>27}  {errors:>6}"
+            f"{r.percentile_ms(50):>7.1f} {r.percentile_ms(99):>7.1f}  {cpu:>27}  "
+            f"{r.server_us_per_move:>14.0f}  {errors:>6}"
         )
     return "\n".join(lines)
 
@@ -604,6 +613,8 @@ Notes:
 - The client (this process, one core at most) shares the 2 cores with the server and
   PostgreSQL: CPU% is each one's share of one core over the play phase; "other" is the
   rest of the machine (anything else running skews the numbers: keep it near 0).
+- server µs/move: the server process's CPU time per move (HTTP and WebSocket included),
+  the figure to compare between versions when the machine is busy.
 - floor: a bare websockets relay (no HTTP app, no database, no rules) with the same pairs,
   the same number of messages per pair and messages of the same size."""
 

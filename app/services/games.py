@@ -2,26 +2,28 @@
 and the server's own time-outs.
 
 Every change runs through ``_change`` (../shared/DESIGN.md, the move pipeline):
-load the game (row lock on PostgreSQL) -> the change checks who may do what and applies it
-(the engine validates moves) -> persist with a version check on ``ply`` (an UPDATE that
-matches no row when another change got there first) -> commit -> publish the event. A
+load the game (the row this process last read or wrote, else the database's) -> the change
+checks who may do what and applies it (the engine validates moves) -> persist with one
+conditional UPDATE that commits by itself and matches no row if the stored game is no longer
+the one read (rows.py: then reload and run the change again) -> publish the event. A
 duplicate or late submission can never apply twice: it finds the ply moved on and is refused.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sqlalchemy.orm.exc import StaleDataError
 
 import engine
 from engine import EngineError
@@ -31,6 +33,7 @@ from ..models import Game, Player
 from ..realtime.hub import LocalHub
 from . import clock
 from .errors import ServiceError
+from .rows import ConnectionLost, GameRows, RowCache, Stored, rows_for, snapshot, to_game
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +56,10 @@ def game_channel(game_id: str) -> str:
 
 
 LOBBY_CHANNEL = "lobby"
+
+
+class _Conflict(Exception):
+    """A save found the stored game changed since it was read."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,7 @@ class Positions:
         if item is not None and item[0] == game.moves:
             self._items.move_to_end(game.id)
             return item[1]
-        rules = engine.get_game(game.variant, **game.rules)
+        rules = rules_of(game)
         pos = rules.start()
         for text in game.moves.split():
             pos = rules.play(pos, text)
@@ -111,6 +118,19 @@ class Positions:
         self._items.move_to_end(game_id)
         while len(self._items) > self._size:
             self._items.popitem(last=False)
+
+
+_RULES: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+
+
+def rules_of(game: Game) -> Any:
+    """The game's rules object; remembered per variant and options (engine.get_game checks
+    and sorts the options on every call: a tenth of a move's time)."""
+    key = (game.variant, tuple(game.rules.items()))
+    found = _RULES.get(key)
+    if found is None:
+        found = _RULES[key] = engine.get_game(game.variant, **game.rules)
+    return found
 
 
 def status_of(result: engine.Result) -> str:
@@ -126,6 +146,7 @@ class GameService:
         *,
         is_postgres: bool,
         clock_ms: Callable[[], int] = now_ms,
+        rows: GameRows | None = None,
     ) -> None:
         self.sessions = sessions
         self.hub = hub
@@ -133,6 +154,11 @@ class GameService:
         self.is_postgres = is_postgres
         self.now = clock_ms
         self.positions = Positions()
+        # The move pipeline's reads and writes of game rows (not the ORM: see rows.py), the
+        # latest row seen of each game, and one lock per game changing in this process.
+        self.rows = rows if rows is not None else rows_for(sessions.kw["bind"])
+        self.cache = RowCache()
+        self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
         # Called after every committed change with the game (timers, presence, lobby).
         self.listeners: list[Callable[[Game], None]] = []
         # How long a seat (game id, side) has had nobody connected: for claims.
@@ -140,11 +166,21 @@ class GameService:
 
     # ---- reading -------------------------------------------------------------------------
     async def get(self, game_id: str) -> Game:
-        async with self.sessions() as session:
-            game = await session.get(Game, game_id)
-        if game is None:
+        """The game as stored now (never only from the cache: another instance may have
+        changed it)."""
+        return to_game((await self._load(game_id)).row)
+
+    async def _load(self, game_id: str) -> Stored:
+        stored = await self.rows.load(game_id)
+        if stored is None:
+            self.cache.drop(game_id)
             raise ServiceError("game.not_found", f"no game {game_id!r}", 404)
-        return game
+        self.cache.put(game_id, stored)
+        return stored
+
+    async def close(self) -> None:
+        """Close the rows' own connections (PostgreSQL); the service is done."""
+        await self.rows.close()
 
     async def players(self, game: Game) -> dict[str, dict[str, str] | None]:
         ids = [i for i in (game.first_id, game.second_id, game.creator_id) if i]
@@ -189,7 +225,7 @@ class GameService:
     def replay(game: Game, *, positions: bool) -> tuple[list[str] | None, list[str]]:
         """The side that made each move (not always alternating: wali's automatic passes)
         and, if asked, the position after each ply (0 = the start) without the history field."""
-        rules = engine.get_game(game.variant, **game.rules)
+        rules = rules_of(game)
         pos = rules.start()
         seen = [pos]
         movers = []
@@ -216,7 +252,7 @@ class GameService:
     def _live(self, game: Game) -> dict[str, Any]:
         """The part of the state that changes with every move."""
         pos = self.positions.get(game)
-        rules = engine.get_game(game.variant, **game.rules)
+        rules = rules_of(game)
         over = game.status in ENDED
         return {
             "ply": game.ply,
@@ -248,33 +284,84 @@ class GameService:
         for attempt in range(3):
             try:
                 return await self._change_once(game_id, change)
-            except StaleDataError:
-                # Another change committed between our read and our write: run again on the
-                # new state (a move that named its ply will then be refused as stale).
+            except _Conflict:
+                # Another writer (another instance) committed between our read and our
+                # write: run again on the new state (a move that named its ply is then stale).
                 log.info("game %s changed concurrently (attempt %d)", game_id, attempt + 1)
         raise ServiceError("game.busy", "the game is changing too fast; try again", 409)
 
     async def _change_once(self, game_id: str, change: Callable[[Game, int], Outcome]) -> Game:
-        async with self.sessions() as session:
-            async with session.begin():
-                stmt = select(Game).where(Game.id == game_id)
-                if self.is_postgres:
-                    stmt = stmt.with_for_update()
-                game = (await session.execute(stmt)).scalar_one_or_none()
-                if game is None:
-                    raise ServiceError("game.not_found", f"no game {game_id!r}", 404)
-                outcome = change(game, self.now())
-            session.expunge(game)
-        for listener in self.listeners:
-            listener(game)
-        if not outcome.quiet:
-            message = outcome.message or await self._state_message(game)
-            await self.hub.publish(
-                game_channel(game.id), json.dumps(message, separators=(",", ":"))
-            )
+        """Load (the cached row if any) -> change -> conditional UPDATE (it commits) -> tell.
+
+        The cached row is only a guess: the UPDATE applies only if the stored row is still
+        that one, and a refusal or a no-op computed from it is checked against the stored
+        row. Changes of one game in this process run one at a time, and publish in order."""
+        async with self._serial(game_id):
+            stored = self.cache.get(game_id)
+            fresh = stored is None
+            if stored is None:
+                stored = await self._load(game_id)
+            while True:
+                game = to_game(stored.row)
+                try:
+                    outcome = change(game, self.now())
+                except ServiceError:
+                    if fresh:
+                        raise
+                    stored, fresh = await self._load(game_id), True  # refuse on the stored row
+                    continue
+                new = snapshot(game)
+                if new == stored.row:  # nothing to write
+                    if fresh:
+                        break
+                    latest = await self._load(game_id)
+                    if latest.row == stored.row:
+                        break
+                    stored, fresh = latest, True
+                    continue
+                try:
+                    saved = await self.rows.save(stored, new)
+                except ConnectionLost:
+                    # Did the UPDATE commit before the connection died? The row tells.
+                    latest = await self._load(game_id)
+                    if latest.row != new:
+                        stored, fresh = latest, True
+                        continue
+                    saved = latest
+                if saved is not None:
+                    self.cache.put(game_id, saved)
+                    break
+                if fresh:
+                    self.cache.drop(game_id)
+                    raise _Conflict
+                stored, fresh = await self._load(game_id), True  # the cache was behind
+            for listener in self.listeners:
+                listener(game)
+            if not outcome.quiet:
+                message = outcome.message or await self._state_message(game)
+                await self.hub.publish(
+                    game_channel(game.id), json.dumps(message, separators=(",", ":"))
+                )
         if outcome.error is not None:
             raise outcome.error
         return game
+
+    @contextlib.asynccontextmanager
+    async def _serial(self, game_id: str) -> AsyncIterator[None]:
+        """One change of this game at a time in this process (the lock is dropped when no
+        one holds or awaits it)."""
+        entry = self._locks.get(game_id)
+        if entry is None:
+            entry = self._locks[game_id] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._locks[game_id]
 
     async def _state_message(self, game: Game) -> dict[str, Any]:
         return {"type": "state", "ply": game.ply, "game": await self.state(game)}
@@ -461,7 +548,7 @@ class GameService:
                     f"the game is at ply {game.ply}, not {ply}: resync and try again",
                     409,
                 )
-            rules = engine.get_game(game.variant, **game.rules)
+            rules = rules_of(game)
             pos = self.positions.get(game)
             if rules.side_to_move(pos) != side:
                 raise ServiceError("game.not_your_turn", "it is not your turn", 409)
@@ -664,7 +751,61 @@ class GameService:
         return len(stale)
 
     async def live_games(self) -> list[Game]:
-        async with self.sessions() as session:
-            return list(
-                (await session.execute(select(Game).where(Game.status == "started"))).scalars()
-            )
+        # Not through the ORM: with thousands of live games, loading them as ORM objects
+        # blocked every game for tens of milliseconds at each sweep.
+        return [to_game(stored.row) for stored in await self.rows.with_status("started")]
+
+    # ---- challenges and seeks (bot API) --------------------------------------------------
+    async def create_started(
+        self,
+        game_id: str,
+        first: Identity,
+        second: Identity,
+        creator: Identity,
+        *,
+        variant: str,
+        rules: dict[str, str],
+        clock_ms: int | None,
+        increment_ms: int,
+        public: bool = True,
+    ) -> Game:
+        """A game whose two players are known (an accepted challenge): both seated and the
+        game started at once, under the given id (the challenge's)."""
+        try:
+            game_rules = engine.get_game(variant, **rules)
+        except EngineError as exc:
+            raise ServiceError(exc.code, str(exc), 400) from None
+        await self.ensure_player(first)
+        await self.ensure_player(second)
+        now = self.now()
+        game = Game(
+            id=game_id,
+            variant=variant,
+            rules=dict(game_rules.options),
+            public=public,
+            status="started",
+            creator_id=creator.id,
+            creator_color="first" if creator.id == first.id else "second",
+            first_id=first.id,
+            second_id=second.id,
+            invite_token=secrets.token_urlsafe(24),  # never shown: both seats are taken
+            moves="",
+            ply=0,
+            fen=game_rules.to_text(game_rules.start()),
+            clock_initial_ms=clock_ms,
+            clock_increment_ms=None if clock_ms is None else increment_ms,
+            first_ms=clock_ms,
+            second_ms=clock_ms,
+            turn_started_ms=now,
+            created_ms=now,
+            started_ms=now,
+        )
+        async with self.sessions() as session, session.begin():
+            session.add(game)
+        for listener in self.listeners:
+            listener(game)
+        await self.hub.publish(
+            game_channel(game.id),
+            json.dumps(await self._state_message(game), separators=(",", ":")),
+        )
+        return game
