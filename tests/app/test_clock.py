@@ -93,7 +93,8 @@ def test_a_game_without_a_first_move_is_aborted_at_the_deadline(make_client):
 
 
 def test_the_second_players_first_move_has_a_deadline_too(make_client):
-    client = make_client(first_move_seconds=0.6)
+    # Long enough that the first player's own deadline cannot pass first on a busy machine.
+    client = make_client(first_move_seconds=3)
     alice, bob = Player(client, "alice"), Player(client, "bob")
     game_id = started_game(alice, bob)
     with alice.socket(game_id) as a:
