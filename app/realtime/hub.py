@@ -5,6 +5,11 @@ crosses instances sharing one PostgreSQL database through LISTEN/NOTIFY: every i
 listens on one notification channel, and a message published anywhere reaches the local
 subscribers of every instance. Messages are JSON texts; a subscriber that falls behind (its
 queue is full) gets the ``RESYNC`` marker instead of the messages it missed, and resyncs.
+
+``PostgresHub`` outlives its connections: when PostgreSQL restarts or drops them, it connects
+again with backoff. Whatever may have been missed meanwhile becomes ``RESYNC``: every local
+subscriber gets one once listening resumes, and the channels whose notifications could not
+be sent get one on the other instances.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ RESYNC = '{"type":"resync"}'
 QUEUE_SIZE = 256
 NOTIFY_CHANNEL = "kodama_events"
 NOTIFY_LIMIT = 7900  # PostgreSQL refuses payloads of 8000 bytes and more
+RECONNECT_FIRST_S = 0.1  # then doubling, up to
+RECONNECT_MAX_S = 5.0
 
 
 class Subscription:
@@ -104,22 +111,26 @@ class PostgresHub(LocalHub):
         # never waits for PostgreSQL (each NOTIFY is a transaction of its own).
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
         self._sending: asyncio.Task[None] | None = None
+        self._relistening: asyncio.Task[None] | None = None
+        self._stopping = False
 
     async def start(self) -> None:
-        import asyncpg  # noqa: PLC0415 - only needed with PostgreSQL
-
-        self._listener = await asyncpg.connect(self._dsn)
-        self._sender = await asyncpg.connect(self._dsn)
-        await self._listener.add_listener(NOTIFY_CHANNEL, self._on_notify)
+        self._stopping = False
+        self._sender = await self._connect()
+        await self._listen()
         self._sending = asyncio.get_running_loop().create_task(self._send_forever())
 
     async def stop(self) -> None:
+        self._stopping = True
         if self._sending is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._outbox.join(), 5)  # let what is queued go out
-            self._sending.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sending
+        for task in (self._sending, self._relistening):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._sending = self._relistening = None
         for conn in (self._listener, self._sender):
             if conn is not None:
                 with contextlib.suppress(Exception):
@@ -133,8 +144,49 @@ class PostgresHub(LocalHub):
         )
         if len(payload.encode()) > NOTIFY_LIMIT:
             # Too big for NOTIFY: the other instances' subscribers ask for the full state.
-            payload = json.dumps({"i": self._instance, "c": channel, "m": RESYNC})
+            payload = self._resync_payload(channel)
         self._outbox.put_nowait(payload)
+
+    def _resync_payload(self, channel: str) -> str:
+        return json.dumps({"i": self._instance, "c": channel, "m": RESYNC})
+
+    async def _connect(self) -> Any:
+        import asyncpg  # noqa: PLC0415 - only needed with PostgreSQL
+
+        return await asyncpg.connect(self._dsn)
+
+    async def _listen(self) -> None:
+        conn = await self._connect()
+        try:
+            await conn.add_listener(NOTIFY_CHANNEL, self._on_notify)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await conn.close()
+            raise
+        conn.add_termination_listener(self._on_listener_lost)
+        self._listener = conn
+
+    def _on_listener_lost(self, conn: Any) -> None:
+        if self._stopping or conn is not self._listener:
+            return
+        log.warning("lost the connection listening to other instances; reconnecting")
+        self._listener = None
+        self._relistening = asyncio.get_running_loop().create_task(self._relisten())
+
+    async def _relisten(self) -> None:
+        delay = RECONNECT_FIRST_S
+        while True:
+            await asyncio.sleep(delay)
+            try:
+                await self._listen()
+                break
+            except Exception as exc:  # any failure: try again later
+                log.warning("could not listen again (%s); next try in %.1f s", exc, delay)
+                delay = min(delay * 2, RECONNECT_MAX_S)
+        log.info("listening to other instances again")
+        # Whatever other instances published meanwhile is lost: every subscriber resyncs.
+        for channel in tuple(self._channels):
+            self.deliver(channel, RESYNC)
 
     async def _send_forever(self) -> None:
         while True:
@@ -142,14 +194,41 @@ class PostgresHub(LocalHub):
             while not self._outbox.empty() and len(batch) < 200:
                 batch.append(self._outbox.get_nowait())
             try:
-                await self._sender.execute(
-                    "SELECT pg_notify($1, x) FROM unnest($2::text[]) AS x", NOTIFY_CHANNEL, batch
-                )
-            except Exception:
-                log.exception("could not notify other instances of %d messages", len(batch))
+                await self._notify(batch)
+            except Exception as exc:
+                if self._sender is not None and not self._sender.is_closed():
+                    log.exception("could not notify other instances of %d messages", len(batch))
+                else:
+                    log.warning("lost the connection notifying other instances (%s)", exc)
+                    await self._resend_as_resync({json.loads(p)["c"] for p in batch})
             finally:
                 for _ in batch:
                     self._outbox.task_done()
+
+    async def _notify(self, batch: list[str]) -> None:
+        await self._sender.execute(
+            "SELECT pg_notify($1, x) FROM unnest($2::text[]) AS x", NOTIFY_CHANNEL, batch
+        )
+
+    async def _resend_as_resync(self, channels: set[str]) -> None:
+        """Reconnect, then tell the other instances to resync ``channels`` and whatever
+        was published until then (one marker a channel, however long the outage)."""
+        delay = RECONNECT_FIRST_S
+        while True:
+            while not self._outbox.empty():
+                channels.add(json.loads(self._outbox.get_nowait())["c"])
+                self._outbox.task_done()
+            try:
+                if self._sender is None or self._sender.is_closed():
+                    self._sender = None
+                    self._sender = await self._connect()
+                await self._notify([self._resync_payload(c) for c in sorted(channels)])
+                log.info("notifying other instances again (%d channels to resync)", len(channels))
+                return
+            except Exception as exc:  # any failure: try again later
+                log.warning("could not notify again (%s); next try in %.1f s", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RECONNECT_MAX_S)
 
     def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         try:

@@ -112,3 +112,76 @@ async def test_events_cross_instances_through_postgres_notify(postgres_url):
     finally:
         await one.stop()
         await two.stop()
+
+
+async def _terminate(postgres_url: str, *pids: int) -> None:
+    import asyncpg  # noqa: PLC0415
+
+    admin = await asyncpg.connect(asyncpg_dsn(postgres_url))
+    try:
+        await admin.execute("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", pids)
+    finally:
+        await admin.close()
+
+
+async def _receive(sub, expected: str, seconds: float = 20) -> None:
+    """Wait until ``expected`` arrives on ``sub`` (a RESYNC may come before it)."""
+    async with asyncio.timeout(seconds):
+        while (got := await sub.get()) != expected:
+            assert got == RESYNC, got
+
+
+@pytest.mark.anyio
+async def test_the_postgres_hub_listens_again_after_losing_its_connection(postgres_url):
+    one, two = PostgresHub(asyncpg_dsn(postgres_url)), PostgresHub(asyncpg_dsn(postgres_url))
+    await one.start()
+    await two.start()
+    try:
+        async with one.subscribe("game:y") as on_one, two.subscribe("lobby") as lobby_two:
+            lost = one._listener
+            await _terminate(postgres_url, lost.get_server_pid())
+            # Once it listens again, its subscribers are told they may have missed messages...
+            assert await asyncio.wait_for(on_one.get(), 20) == RESYNC
+            assert one._listener is not None and one._listener is not lost
+            # ...and messages from other instances arrive again.
+            await two.publish("game:y", '{"type":"move","ply":3}')
+            await _receive(on_one, '{"type":"move","ply":3}')
+            assert lobby_two.queue.empty()  # the other instance lost nothing
+    finally:
+        await one.stop()
+        await two.stop()
+
+
+@pytest.mark.anyio
+async def test_the_postgres_hub_notifies_again_after_losing_its_connection(postgres_url):
+    one, two = PostgresHub(asyncpg_dsn(postgres_url)), PostgresHub(asyncpg_dsn(postgres_url))
+    await one.start()
+    await two.start()
+    try:
+        async with two.subscribe("game:z") as on_two, two.subscribe("game:w") as other_two:
+            await _terminate(postgres_url, one._sender.get_server_pid())
+            await asyncio.sleep(0.5)  # the connection is gone before anything is sent
+            await one.publish("game:z", '{"type":"move","ply":1}')
+            await one.publish("game:z", '{"type":"move","ply":2}')
+            # What could not be sent reaches the other instance as one resync a channel...
+            assert await asyncio.wait_for(on_two.get(), 20) == RESYNC
+            # ...then messages flow as before, on a new connection.
+            await one.publish("game:z", '{"type":"move","ply":3}')
+            assert await asyncio.wait_for(on_two.get(), 20) == '{"type":"move","ply":3}'
+            assert other_two.queue.empty()  # no other channel is disturbed
+            assert on_two.queue.empty()
+    finally:
+        await one.stop()
+        await two.stop()
+
+
+@pytest.mark.anyio
+async def test_the_postgres_hub_stops_cleanly_while_reconnecting(postgres_url):
+    hub = PostgresHub(asyncpg_dsn(postgres_url))
+    await hub.start()
+    hub._dsn = "postgresql://nobody@127.0.0.1:1/none"  # no server will ever answer
+    await _terminate(postgres_url, hub._listener.get_server_pid(), hub._sender.get_server_pid())
+    await asyncio.sleep(0.5)
+    await hub.publish("game:v", '{"type":"move","ply":1}')
+    await asyncio.sleep(0.5)
+    await asyncio.wait_for(hub.stop(), 10)
