@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import sys
 from pathlib import Path
 
 from alembic import command
@@ -37,6 +39,7 @@ def main(argv: list[str] | None = None) -> None:
     migrate()
     if args.command == "serve":
         import uvicorn  # noqa: PLC0415
+        from uvicorn.config import STARTUP_FAILURE  # noqa: PLC0415
 
         settings = get_settings()
         # create_app reads these same settings: the built-in bots reach the server here.
@@ -45,19 +48,25 @@ def main(argv: list[str] | None = None) -> None:
         if settings.builtin_bots is None:
             settings.builtin_bots = True
         from . import main as _app_modules  # noqa: F401, PLC0415 - loaded before settling
+        from .server import Server  # noqa: PLC0415
         from .services import heap  # noqa: PLC0415
 
         heap.settle()  # the garbage collector tuned for latency: see services/heap.py
-        uvicorn.run(
+        config = uvicorn.Config(
             "app.main:create_app",
             factory=True,
             host=settings.host,
             port=settings.port,
             ws_max_size=settings.max_message_bytes * 4,
             log_level="info",
-            # NDJSON streams never end by themselves: cut them after a grace on shutdown.
+            # What still runs this long after a shutdown began is cancelled.
             timeout_graceful_shutdown=settings.shutdown_grace_seconds,
         )
+        server = Server(config)
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run()
+        if not server.started:
+            sys.exit(STARTUP_FAILURE)  # as uvicorn.run does: the port was taken, say
 
 
 if __name__ == "__main__":

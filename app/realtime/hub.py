@@ -25,6 +25,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 RESYNC = '{"type":"resync"}'
+CLOSING = '{"type":"closing"}'  # the server is shutting down: a stream reading this ends
 QUEUE_SIZE = 256
 NOTIFY_CHANNEL = "kodama_events"
 NOTIFY_LIMIT = 7900  # PostgreSQL refuses payloads of 8000 bytes and more
@@ -50,6 +51,13 @@ class Subscription:
             while not self.queue.empty():
                 self.queue.get_nowait()
             self.queue.put_nowait(RESYNC)
+
+    def interrupt(self) -> None:
+        """The server is shutting down: the reader gets ``CLOSING`` next, then nothing."""
+        self.lagging = True  # delivers nothing more
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(CLOSING)
 
     async def get(self) -> str:
         message = await self.queue.get()

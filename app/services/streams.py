@@ -16,6 +16,7 @@ import json
 import logging
 import math
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import engine
 
 from ..models import Challenge, Game, Player
-from ..realtime.hub import LocalHub, Subscription
+from ..realtime.hub import CLOSING, LocalHub, Subscription
 from . import clock
 from .apilimits import too_many
 from .games import ENDED, GameService
@@ -322,8 +323,27 @@ class EventStreams:
         return any(s.player_id == player_id for s in self._open.values())
 
 
+# The NDJSON streams' subscriptions (they never end by themselves), and the event loops whose
+# server is shutting down: see end_streams.
+_streaming: weakref.WeakSet[Subscription] = weakref.WeakSet()
+_closing: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+
+
+def end_streams() -> None:
+    """The server is shutting down: every NDJSON stream of this event loop ends now, cleanly,
+    instead of holding the shutdown up until uvicorn's grace runs out and cancels it."""
+    _closing.add(asyncio.get_running_loop())
+    for sub in tuple(_streaming):
+        sub.interrupt()
+
+
 async def next_message(sub: Subscription, seconds: float) -> str | None:
-    """The subscription's next message, or None after ``seconds`` of silence (keep-alive)."""
+    """The subscription's next message, or None after ``seconds`` of silence (keep-alive).
+
+    ``CLOSING`` once the server is shutting down: the stream must end then."""
+    if asyncio.get_running_loop() in _closing:
+        return CLOSING
+    _streaming.add(sub)
     with contextlib.suppress(TimeoutError):
         return await asyncio.wait_for(sub.get(), seconds)
     return None

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,10 +17,10 @@ import httpx
 import pytest
 
 from tests.app.botapi import MATE
-from tests.server import Server
+from tests.server import ROOT, Server
 
 KEEPALIVE = 0.2
-GRACE = 1
+GRACE = 60  # seconds: shutting down must not wait for it
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -142,11 +144,51 @@ def test_a_disconnected_event_stream_frees_its_token(server: Server):
         time.sleep(0.1)
 
 
-def test_the_server_shuts_down_with_streams_open(server: Server):
-    robot = program(server, "robot", bot=True)
+def test_the_server_shuts_down_at_once_ending_every_open_stream_cleanly(server: Server):
+    alice, robot = program(server, "alice"), program(server, "robot", bot=True)
+    carol = program(server, "carol")
     with robot.stream("GET", "/api/stream/event") as events:
-        lines = events.iter_lines()
-        assert next(lines) == ""
-        began = time.monotonic()
-        server.stop()
-        assert time.monotonic() - began < GRACE + 10
+        bot_events = events.iter_lines()
+        assert next(bot_events) == ""
+        created = alice.post("/api/challenge/robot", data={"variant": "dobutsu"}).json()
+        robot.post(f"/api/challenge/{created['id']}/accept").raise_for_status()
+        assert until(bot_events, "gameStart")["game"]["id"] == created["id"]
+        with (
+            robot.stream("GET", f"/api/bot/game/stream/{created['id']}") as game,
+            alice.stream("GET", f"/api/stream/game/{created['id']}") as watched,
+            carol.stream("POST", "/api/board/seek", data={"variant": "wali"}) as seek,
+        ):
+            streams = [bot_events, game.iter_lines(), watched.iter_lines(), seek.iter_lines()]
+            assert until(streams[1], "gameFull")
+            assert next(streams[2])  # the game, for a spectator
+            assert next(streams[3]) == ""  # the seek waits
+            began = time.monotonic()
+            assert server.proc is not None
+            server.proc.terminate()
+            # Well before the grace (60 s) the process is gone: the streams ended at once...
+            server.proc.wait(timeout=GRACE / 2)
+            stopped = time.monotonic() - began
+            # ...cleanly: each ends as a complete response (an abrupt close would raise here).
+            for lines in streams:
+                rest = [json.loads(t) for t in lines if t]
+                assert all(x.get("type") != "gameFinish" for x in rest)  # the game goes on
+    assert stopped < GRACE / 2
+    log = server.log.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in log and "Exception in ASGI application" not in log, log[-3000:]
+    assert "timeout graceful shutdown exceeded" not in log
+
+
+def test_the_server_refuses_to_start_on_a_port_in_use(server: Server, tmp_path: Path):
+    other = Server(dict(server.env), tmp_path)
+    other.port = server.port
+    with other.log.open("ab") as log:
+        code = subprocess.run(
+            [sys.executable, "-m", "app", "serve", "--port", str(server.port)],
+            cwd=ROOT,
+            env=other.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            timeout=120,
+            check=False,
+        ).returncode
+    assert code == 3  # uvicorn's start-up failure

@@ -27,7 +27,7 @@ from starlette.background import BackgroundTask
 import engine
 
 from ...models import ChatLine, Game
-from ...realtime.hub import RESYNC
+from ...realtime.hub import CLOSING, RESYNC
 from ...schemas import ErrorOut
 from ...services.errors import ServiceError
 from ...services.games import ENDED, Identity, game_channel, other
@@ -250,6 +250,8 @@ async def follow(
                 if text is None:
                     yield KEEPALIVE
                     continue
+                if text == CLOSING:
+                    return  # the server is shutting down: the client reconnects
                 data = json.loads(text)
                 kind = data.get("type")
                 live: dict[str, Any] | None = None
@@ -584,6 +586,8 @@ async def events(
                 if text is None:
                     yield KEEPALIVE
                     continue
+                if text == CLOSING:
+                    return  # the server is shutting down: the bot reconnects
                 found = (
                     await opening_events(services, who.identity, base)
                     if text == RESYNC

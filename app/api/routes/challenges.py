@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import Field
 from starlette.background import BackgroundTask
 
-from ...realtime.hub import RESYNC
+from ...realtime.hub import CLOSING, RESYNC
 from ...services.challenges import Terms
 from ...services.errors import ServiceError
 from ...services.games import ENDED, Identity, game_channel
@@ -257,6 +257,8 @@ async def wait_for_opponent(
                 if text is None:
                     yield KEEPALIVE
                     continue
+                if text == CLOSING:
+                    return  # the server is shutting down: the seek is withdrawn
                 if text == RESYNC:
                     status = (await services.games.get(game_id)).status
                 elif text.startswith('{"type":"state"'):
