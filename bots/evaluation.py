@@ -256,6 +256,10 @@ class StoneEvaluator(Evaluator):
 
 
 class YoteEvaluator(StoneEvaluator):
+    def __init__(self, game: engine.Game[Any]) -> None:
+        super().__init__(game)
+        self.limit: int = game.NO_PROGRESS_LIMIT
+
     def evaluate(self, pos: Any) -> int:
         board: tuple[int, ...] = pos.board
         stm = 1 if pos.side == 0 else -1
@@ -270,7 +274,10 @@ class YoteEvaluator(StoneEvaluator):
         score -= 70 * min(theirs, 2)
         # Stones in hand cannot be captured, and they capture nothing either: a small premium.
         score += 4 * (hands[pos.side] - hands[1 - pos.side])
-        return score
+        # An advantage fades as the no-progress draw nears: the side ahead must capture or
+        # place to keep it, rather than step back and forth.
+        quiet: int = pos.quiet
+        return score * (4 * self.limit - 3 * quiet) // (4 * self.limit)
 
     def _threatened(self, board: Any, victim: int) -> int:
         """How many ``victim`` stones the other side could jump if it were to move."""
@@ -295,13 +302,37 @@ class WaliEvaluator(StoneEvaluator):
         stm = 1 if pos.side == 0 else -1
         mine = self._ready(board, stm)
         theirs = self._ready(board, -stm)
+        mobility = self._mobility(board, stm)
         if any(pos.hands):
-            # Placement: build squares that a later step fills to make a line.
-            return 30 * (mine - theirs)
+            # Placement: build pairs that a later step completes, squares a step fills to
+            # make a line, and room to move (a side with no step loses).
+            twos = self._open_twos(board, stm) - self._open_twos(board, -stm)
+            return 30 * (mine - theirs) + 10 * twos + 4 * mobility
         score = STONE_VALUE * (board.count(stm) - board.count(-stm))
         if mine:
             score += 150
-        return score + 25 * mine - 45 * theirs
+        return score + 25 * mine - 45 * theirs + 8 * mobility
+
+    def _mobility(self, board: Any, stone: int) -> int:
+        """Steps ``stone`` could make, less the other side's."""
+        count = 0
+        neighbours = self.neighbours
+        for sq, v in enumerate(board):
+            if v == 0:
+                for n in neighbours[sq]:
+                    count += board[n]
+        return count * stone
+
+    def _open_twos(self, board: Any, stone: int) -> int:
+        """Empty squares that would complete a line of three ``stone`` stones."""
+        count = 0
+        for sq, v in enumerate(board):
+            if v == 0:
+                for a, b in self.triples_at[sq]:
+                    if board[a] == stone and board[b] == stone:
+                        count += 1
+                        break
+        return count
 
     def _ready(self, board: Any, stone: int) -> int:
         """Empty squares where one step of a ``stone`` stone would complete a line of three."""

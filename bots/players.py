@@ -27,6 +27,10 @@ INFINITY = MATE + 1
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_LIMIT = 300_000  # transposition-table entries kept before the table is emptied
 CHECK_EVERY = 31  # nodes between two looks at the clock (a mask: 2**n - 1)
+# Late move reductions: from this depth, moves after the first few (captures, checks and
+# other tactical moves excepted) are searched one ply shallower unless they turn out good.
+REDUCE_FROM_DEPTH = 3
+REDUCE_AFTER_MOVES = 3
 # A draw counts this much below zero for the searching side: it avoids repeating positions
 # unless every other move looks worse than that.
 CONTEMPT = 30
@@ -88,10 +92,11 @@ class SearchInfo:
 class AlphaBetaPlayer:
     """Iterative-deepening negamax alpha-beta with a per-game evaluation.
 
-    Principal-variation search, quiescence search over captures (and immediate wins), a
-    transposition table keyed by the engine's position digest, killer moves and a history
-    table for ordering. The time budget is hard: the clock is read every few nodes and the
-    best move of the deepest finished iteration (or a better one found since) is returned.
+    Principal-variation search, late move reductions, quiescence search over captures (and
+    immediate wins), a transposition table keyed by the engine's position digest, killer
+    moves and a history table for ordering. The time budget is hard: the clock is read every
+    few nodes and the best move of the deepest finished iteration (or a better one found
+    since) is returned.
     """
 
     def __init__(
@@ -100,11 +105,13 @@ class AlphaBetaPlayer:
         name: str = "alphabeta",
         max_depth: int = 64,
         quiescence_depth: int = 6,
+        reductions: bool = True,
         seed: int | None = None,
     ) -> None:
         self.name = name
         self.max_depth = max_depth
         self.quiescence_depth = quiescence_depth
+        self.reductions = reductions
         self.rng = random.Random(seed)
         self.info = SearchInfo()
         self._table: dict[str, tuple[int, int, int, str | None]] = {}
@@ -225,12 +232,23 @@ class AlphaBetaPlayer:
         original_alpha = alpha
         best = -INFINITY
         best_move: str | None = None
+        ev = self._eval
+        # Late quiet moves get a shallower look first (late move reductions), not in check.
+        reducing = self.reductions and depth >= REDUCE_FROM_DEPTH and not game.in_check(pos)
         for i, move in enumerate(self._ordered(pos, table_move, ply)):
             child = game.play(pos, move)
             if i == 0:
                 score = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
             else:
-                score = -self._search(child, depth - 1, -alpha - 1, -alpha, ply + 1)
+                reduced = (
+                    reducing
+                    and i >= REDUCE_AFTER_MOVES
+                    and not ev.tactical(pos, move)
+                    and not game.in_check(child)
+                )
+                score = -self._search(child, depth - 1 - reduced, -alpha - 1, -alpha, ply + 1)
+                if reduced and score > alpha:
+                    score = -self._search(child, depth - 1, -alpha - 1, -alpha, ply + 1)
                 if alpha < score < beta:
                     score = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
             if score > best:

@@ -229,3 +229,23 @@ def test_jungle_repetitions_are_draws_only_under_the_draw_rule(
     options: dict[str, str], draws: bool
 ) -> None:
     assert evaluator(engine.get_game("jungle", **options)).repetition_is_draw is draws
+
+
+def test_wali_evaluation_values_room_to_move() -> None:
+    """Phase 2: a side with no step loses, so a boxed-in stone is worth less than a free one
+    (same material, no line in sight)."""
+    game = engine.get_game("wali")
+    ev = evaluator(game)
+    boxed = game.from_text("5S/6/6/s5/Ss4 f 0 0 0")  # first's a1 cannot move
+    free = game.from_text("5S/6/2S3/s5/1s4 f 0 0 0")  # the same stone on c3
+    assert ev.evaluate(free) > ev.evaluate(boxed)
+
+
+def test_wali_evaluation_sees_lines_in_the_making_during_placement() -> None:
+    """Placement: two stones in a row with the third square empty (a step completes it in
+    phase 2) beat the same stones apart, though apart they have a little more room."""
+    game = engine.get_game("wali")
+    ev = evaluator(game)
+    pair = game.from_text("3s2/6/2s3/6/SS4 f 10 10 0")  # a1 b1: c1 completes a line
+    apart = game.from_text("3s1S/6/2s3/6/S5 f 10 10 0")  # a1 f5
+    assert ev.evaluate(pair) > ev.evaluate(apart)
