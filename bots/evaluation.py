@@ -7,6 +7,7 @@ from the engine's public ``describe()`` data and its position values (``board``,
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +19,7 @@ from engine.games.wali import Wali
 Victims = Callable[[Any, str], int]
 
 
-class Evaluator:
+class Evaluator(abc.ABC):
     """What the search needs to know about one game beyond its rules."""
 
     # Whether quiescence search follows the tactical moves (captures, immediate wins).
@@ -30,12 +31,13 @@ class Evaluator:
         self.game = game
         self._parsed: dict[str, tuple[int, int]] = {}
 
+    @abc.abstractmethod
     def evaluate(self, pos: Any) -> int:
-        raise NotImplementedError
+        """The position's score for the side to move (centipawn-like units)."""
 
+    @abc.abstractmethod
     def victim(self, pos: Any, move: str) -> int:
         """The value of what ``move`` captures, 0 when it captures nothing."""
-        raise NotImplementedError
 
     def tactical(self, pos: Any, move: str) -> bool:
         """Whether quiescence search should try ``move`` (a capture or an immediate win)."""
@@ -356,15 +358,17 @@ def evaluator(game: engine.Game[Any]) -> Evaluator:
     """The evaluator of this game, with its rule options."""
     found = _CACHE.get(id(game))
     if found is None or found.game is not game:
-        kind = {
-            "dobutsu": ShogiEvaluator,
-            "gorogoro": ShogiEvaluator,
-            "jungle": JungleEvaluator,
-            "yote": YoteEvaluator,
-            "wali": WaliEvaluator,
-        }[game.id]
-        found = _CACHE[id(game)] = kind(game)
+        found = _CACHE[id(game)] = EVALUATORS[game.id](game)
     return found
+
+
+EVALUATORS: dict[str, Callable[[engine.Game[Any]], Evaluator]] = {
+    "dobutsu": ShogiEvaluator,
+    "gorogoro": ShogiEvaluator,
+    "jungle": JungleEvaluator,
+    "yote": YoteEvaluator,
+    "wali": WaliEvaluator,
+}
 
 
 _CACHE: dict[int, Evaluator] = {}
