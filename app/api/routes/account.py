@@ -8,13 +8,10 @@ only, so that another site cannot log a visitor in to its own account with a pla
 
 from __future__ import annotations
 
-import json
-import typing
-from typing import Annotated, Any, TypeVar
-from urllib.parse import parse_qsl
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response, status
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from ...identity import COOKIE, MAX_AGE, Identities
 from ...models import ApiToken, Player
@@ -22,15 +19,13 @@ from ...schemas import ErrorOut, PlayerOut
 from ...services.accounts import MAX_DESCRIPTION, RESERVED_PREFIX, SCOPES
 from ...services.errors import ServiceError
 from ..auth import Caller, account_caller, caller, require_account, resolve
+from ..bodies import form_or_json, read_body
 from ..deps import ServicesDep
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 429)
 }
-MAX_BODY = 16_384  # these bodies are a few short fields
-
-M = TypeVar("M", bound=BaseModel)
 
 
 # ---- bodies ------------------------------------------------------------------------------
@@ -84,64 +79,6 @@ class OkOut(BaseModel):
     ok: bool = True
 
 
-def _form_or_json(model: type[BaseModel]) -> dict[str, Any]:
-    """The OpenAPI request body of a route that reads JSON or a form itself."""
-    schema = model.model_json_schema()
-    return {
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {"schema": schema},
-                "application/x-www-form-urlencoded": {"schema": schema},
-            },
-        }
-    }
-
-
-def _list_fields(model: type[BaseModel]) -> set[str]:
-    return {
-        name
-        for name, field in model.model_fields.items()
-        if list in (typing.get_origin(a) for a in (field.annotation, *_args(field.annotation)))
-    }
-
-
-def _args(annotation: Any) -> tuple[Any, ...]:
-    return typing.get_args(annotation)
-
-
-async def read_body(request: Request, model: type[M], *, form: bool = True) -> M:
-    """The body as ``model``, from JSON or (if ``form``) a urlencoded form; 400 otherwise."""
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ServiceError("request.invalid", "the body is too large")
-    data: Any
-    try:
-        if form and kind == "application/x-www-form-urlencoded":
-            lists = _list_fields(model)
-            data = {}
-            for key, value in parse_qsl(raw.decode(), keep_blank_values=True, strict_parsing=False):
-                if key in lists:
-                    data.setdefault(key, []).append(value)
-                else:
-                    data[key] = value
-        elif kind in ("application/json", ""):
-            data = json.loads(raw or b"null")
-        else:
-            accepted = "JSON or a form" if form else "JSON"
-            raise ServiceError("request.invalid", f"send the body as {accepted}, not {kind!r}")
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ServiceError("request.invalid", "the body is not valid JSON or UTF-8") from None
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in exc.errors()
-        )
-        raise ServiceError("request.invalid", f"invalid request: {problems}") from None
-
-
 # ---- helpers -----------------------------------------------------------------------------
 def client_ip(request: Request) -> str:
     return request.client.host if request.client else "unknown"
@@ -190,7 +127,7 @@ def browser_only(who: Caller) -> None:
     response_model=AccountOut,
     response_model_exclude_none=True,
     responses=ERRORS,
-    openapi_extra=_form_or_json(Credentials),
+    openapi_extra=form_or_json(Credentials),
 )
 async def register(request: Request, services: ServicesDep) -> AccountOut:
     """Create an account. It does not log this browser in: ``POST /api/account/login`` does."""
@@ -256,7 +193,7 @@ async def my_account(
     status_code=status.HTTP_201_CREATED,
     response_model=TokenOut,
     responses=ERRORS,
-    openapi_extra=_form_or_json(TokenIn),
+    openapi_extra=form_or_json(TokenIn),
 )
 async def create_token(request: Request, services: ServicesDep) -> TokenOut:
     """A new personal API token, shown once. With ``username`` and ``password`` (no browser

@@ -15,12 +15,11 @@ import math
 import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Annotated, Any, TypeVar
-from urllib.parse import parse_qsl
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from sqlalchemy import or_, select
 from starlette.background import BackgroundTask
 
@@ -42,6 +41,7 @@ from ...services.streams import (
     player_channel,
 )
 from ..auth import Caller, caller
+from ..bodies import form_or_json, read_body
 from ..botmodels import (
     ChatIn,
     ChatOut,
@@ -53,8 +53,6 @@ from ..botmodels import (
 from ..deps import Services, ServicesDep
 
 log = logging.getLogger(__name__)
-M = TypeVar("M", bound=BaseModel)
-MAX_BODY = 16_384
 CHAT_MAX = 140
 TOLD_LIMIT = 10_000
 _detached: set[asyncio.Task[None]] = set()
@@ -109,58 +107,6 @@ def limit(services: Services, kind: str, who: Caller, request: Request) -> None:
 
 def base_url(request: Request) -> str:
     return str(request.base_url).rstrip("/")
-
-
-def form_or_json(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
-    """The OpenAPI request body of a route that reads JSON or a form itself."""
-    schema = model.model_json_schema()
-    content = {"application/json": {"schema": schema}}
-    content["application/x-www-form-urlencoded"] = {"schema": schema}
-    return {"requestBody": {"required": required, "content": content}}
-
-
-def _nest(pairs: list[tuple[str, str]]) -> dict[str, Any]:
-    """Form fields with dotted names (``clock.limit``, ``rules.traps``) as nested objects."""
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        head, dot, tail = key.partition(".")
-        if dot and tail:
-            inner = data.setdefault(head, {})
-            if not isinstance(inner, dict):
-                raise ServiceError("request.invalid", f"{head!r} is given twice")
-            inner[tail] = value
-        elif key in data:
-            raise ServiceError("request.invalid", f"{key!r} is given twice")
-        else:
-            data[key] = value
-    return data
-
-
-async def read_body(request: Request, model: type[M], *, empty_ok: bool = False) -> M:
-    """The body as ``model``: JSON, or a urlencoded form (lichess clients post forms)."""
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ServiceError("request.invalid", "the body is too large")
-    data: Any
-    try:
-        if not raw.strip() and empty_ok:
-            data = {}
-        elif kind == "application/x-www-form-urlencoded":
-            data = _nest(parse_qsl(raw.decode(), keep_blank_values=True))
-        elif kind in ("application/json", ""):
-            data = json.loads(raw or b"null")
-        else:
-            raise ServiceError("request.invalid", f"send JSON or a form, not {kind!r}")
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ServiceError("request.invalid", "the body is not valid JSON or UTF-8") from None
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in exc.errors()
-        )
-        raise ServiceError("request.invalid", f"invalid request: {problems}") from None
 
 
 def detach(coroutine: Awaitable[None]) -> None:
@@ -653,4 +599,4 @@ async def bots_online(
     return NDJSONResponse(lines())
 
 
-__all__ = ["NDJSONResponse", "board_router", "bot_router", "follow", "read_body", "router"]
+__all__ = ["NDJSONResponse", "board_router", "bot_router", "follow", "router"]

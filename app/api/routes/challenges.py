@@ -22,6 +22,7 @@ from ...services.errors import ServiceError
 from ...services.games import ENDED, Identity, game_channel
 from ...services.streams import KEEPALIVE, line, next_message
 from ..auth import Caller, caller
+from ..bodies import form_or_json, read_body
 from ..botmodels import (
     ChallengeIn,
     ChallengeOut,
@@ -38,10 +39,8 @@ from .bot import (
     board_player,
     detach,
     errors,
-    form_or_json,
     limit,
     ndjson,
-    read_body,
 )
 
 router = APIRouter(prefix="/api", tags=["challenges"])
