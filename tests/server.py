@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from tests.postgres import free_port, wait_for_port
@@ -39,8 +42,31 @@ class Server:
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
-            self.proc.wait(timeout=30)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()  # a test must not hang on a server that will not stop
+                self.proc.wait(timeout=10)
+                raise
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+
+@contextlib.contextmanager
+def running(
+    data: Path, secret: str, database_url: str | None = None, **settings: str
+) -> Iterator[Server]:
+    """A started server on ``data`` (SQLite there, unless ``database_url``), with these
+    environment settings (``KODAMA_…``); stopped on leaving."""
+    env = {**os.environ, "SECRET_KEY": secret, "KODAMA_DATA_DIR": str(data), **settings}
+    env.pop("DATABASE_URL", None)
+    if database_url is not None:
+        env["DATABASE_URL"] = database_url
+    srv = Server(env, data)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()

@@ -5,7 +5,6 @@ and a server that shuts down while streams are open."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -17,7 +16,7 @@ import httpx
 import pytest
 
 from tests.app.botapi import MATE
-from tests.server import ROOT, Server
+from tests.server import ROOT, Server, running
 
 KEEPALIVE = 0.2
 GRACE = 60  # seconds: shutting down must not wait for it
@@ -25,23 +24,15 @@ GRACE = 60  # seconds: shutting down must not wait for it
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    env = {
-        **os.environ,
-        "SECRET_KEY": "bot-api-test",
-        "KODAMA_DATA_DIR": str(tmp_path),
-        "KODAMA_KEEPALIVE_SECONDS": str(KEEPALIVE),
-        "KODAMA_SHUTDOWN_GRACE_SECONDS": str(GRACE),
-        "KODAMA_BUILTIN_BOTS": "false",
-    }
-    env.pop("DATABASE_URL", None)
-    if request.param == "postgres":
-        env["DATABASE_URL"] = request.getfixturevalue("postgres_url")
-    srv = Server(env, tmp_path)
-    srv.start()
-    try:
+    url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
+    with running(
+        tmp_path,
+        "bot-api-test",
+        url,
+        KODAMA_KEEPALIVE_SECONDS=str(KEEPALIVE),
+        KODAMA_SHUTDOWN_GRACE_SECONDS=str(GRACE),
+    ) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def program(server: Server, username: str, *, bot: bool = False) -> httpx.Client:

@@ -4,7 +4,6 @@ acknowledged move, clocks included, and reconnecting clients resync. A real serv
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,23 +14,16 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from app.identity import COOKIE
-from tests.server import Server
+from tests.server import Server, running
 
 TRY_GAME = ["b1c2", "b4a3", "c2c3", "a3a2", "c3c4"]  # first's lion takes c4: a try
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    env = {**os.environ, "SECRET_KEY": "restart-test", "KODAMA_DATA_DIR": str(tmp_path)}
-    env.pop("DATABASE_URL", None)
-    if request.param == "postgres":
-        env["DATABASE_URL"] = request.getfixturevalue("postgres_url")
-    srv = Server(env, tmp_path)
-    srv.start()
-    try:
+    url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
+    with running(tmp_path, "restart-test", url) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def _player(server: Server) -> httpx.Client:

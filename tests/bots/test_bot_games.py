@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
@@ -17,7 +16,7 @@ import engine
 from bots.client import Client
 from bots.players import RandomPlayer, make_player
 from bots.runner import Runner, Settings
-from tests.server import Server
+from tests.server import Server, running
 
 SCOPES = ["bot:play", "challenge:read", "challenge:write"]
 ENDED = {"aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime", "noStart"}
@@ -30,29 +29,12 @@ def server(
 ) -> Iterator[Server]:
     """A server with its built-in bots on, and two bot accounts: ``alpha`` and ``beta``."""
     data = tmp_path_factory.mktemp(f"bots-{request.param}")
-    env = {
-        **os.environ,
-        "SECRET_KEY": "bot-tests",
-        "KODAMA_DATA_DIR": str(data),
-        "KODAMA_BUILTIN_BOTS": "true",
-    }
-    env.pop("DATABASE_URL", None)
+    url = None
     if request.param == "postgres":
-        postgres = request.getfixturevalue("postgres")
-        env["DATABASE_URL"] = postgres.create_database(f"bots_{next(_databases)}")
-    srv = Server(env, data)
-    srv.start()
-    try:
+        url = request.getfixturevalue("postgres").create_database(f"bots_{next(_databases)}")
+    with running(data, "bot-tests", url, KODAMA_BUILTIN_BOTS="true") as srv:
         srv.tokens = {name: register_bot(srv.base, name) for name in ("alpha", "beta")}  # type: ignore[attr-defined]
         yield srv
-    finally:
-        assert srv.proc is not None
-        srv.proc.terminate()
-        try:
-            srv.proc.wait(timeout=20)
-        except Exception:
-            srv.proc.kill()
-            srv.proc.wait(timeout=10)
 
 
 def register_bot(base: str, name: str) -> str:

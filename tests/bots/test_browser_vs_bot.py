@@ -17,7 +17,7 @@ import pytest
 
 from tests.browser.conftest import LAUNCH_ARGS, ensure_chromium
 from tests.browser.helpers import Game, page_state, parse
-from tests.server import ROOT, Server
+from tests.server import ROOT, Server, running
 
 from .test_bot_games import check_played_out, register_bot
 
@@ -26,15 +26,8 @@ playwright_sync = pytest.importorskip("playwright.sync_api")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    data = tmp_path_factory.mktemp("browser-bot")
-    env = {**os.environ, "SECRET_KEY": "browser-bot-tests", "KODAMA_DATA_DIR": str(data)}
-    env.pop("DATABASE_URL", None)
-    srv = Server(env, data)
-    srv.start()
-    try:
+    with running(tmp_path_factory.mktemp("browser-bot"), "browser-bot-tests") as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright import sync_api as playwright_sync
 
-from tests.server import Server
+from tests.server import Server, running
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -51,15 +51,8 @@ def ensure_chromium() -> Path:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    data = tmp_path_factory.mktemp("browser-server")
-    env = {**os.environ, "SECRET_KEY": "browser-tests", "KODAMA_DATA_DIR": str(data)}
-    env.pop("DATABASE_URL", None)
-    srv = Server(env, data)
-    srv.start()
-    try:
+    with running(tmp_path_factory.mktemp("browser-server"), "browser-tests") as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 @pytest.fixture(scope="session")
