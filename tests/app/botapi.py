@@ -113,6 +113,8 @@ def check(model: type[BaseModel], data: Any) -> Any:
 
 
 def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
+    """An error answer: this status, this stable code and a message (more fields may add
+    detail)."""
     assert response.status_code == status, response.text
     body: dict[str, Any] = response.json()
     assert body["code"] == code, body

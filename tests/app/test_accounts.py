@@ -24,6 +24,7 @@ from app.models import ApiToken, Player
 from app.services.accounts import AccountService, Limits, token_hash
 from app.services.errors import ServiceError
 from app.services.ratelimit import RateLimiter
+from tests.app.botapi import assert_error
 from tests.app.conftest import SECRET, invite_token
 from tests.app.conftest import Player as Anonymous
 
@@ -156,14 +157,6 @@ def new_token(
     response = call(client, "POST", "/api/token", json=body)
     assert response.status_code == 201, response.text
     return str(response.json()["token"])
-
-
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    body: dict[str, Any] = response.json()
-    assert body["code"] == code, body
-    assert isinstance(body["error"], str) and body["error"].strip(), body
-    return body
 
 
 def services(client: TestClient) -> Any:

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 import engine
 from app.identity import COOKIE
+from tests.app.botapi import assert_error
 from tests.app.conftest import Player, invite_token, receive, send, started_game
 
 URLSAFE = re.compile(r"[A-Za-z0-9_-]+")
@@ -30,14 +31,6 @@ def snapshot(player: Player, game_id: str) -> dict[str, Any]:
     game: dict[str, Any] = response.json()["game"]
     game.pop("serverTime")
     return game
-
-
-def assert_error(response: Any, status: int, code: str) -> None:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert {"error", "code"} <= set(body), body  # further fields may add detail
-    assert body["code"] == code, body
-    assert isinstance(body["error"], str) and body["error"].strip(), body
 
 
 def visit(client: TestClient, cookie: str | None = None) -> Any:
