@@ -313,12 +313,6 @@ class ChallengeService:
             challengeStatus=challenge.status,
         )
 
-    async def _waiting(self, challenge_id: str) -> Challenge:
-        challenge = await self.get(challenge_id)
-        if challenge.status != "created":
-            raise self._not_pending(challenge)
-        return challenge
-
     async def _changed(self, challenge_id: str, status: str, **values: Any) -> Challenge:
         if not await self._set_status(challenge_id, status, **values):
             raise self._not_pending(await self.get(challenge_id))
@@ -378,7 +372,9 @@ class ChallengeService:
         if color is not None and color not in ("white", "black"):
             raise ServiceError("request.invalid", "color must be white or black")
         if who.id in (challenge.open_white_id, challenge.open_black_id):
-            return challenge  # already seated: opening the link again changes nothing
+            # Already seated: opening the link again takes nothing, but starts the game if
+            # both seats are held and an earlier start failed.
+            return await self._start_when_full(challenge)
         if challenge.status != "created":
             raise self._not_pending(challenge)
         free = [
@@ -408,10 +404,12 @@ class ChallengeService:
             raise ServiceError(
                 "challenge.seat_taken", f"the {color} seat of this challenge is taken", 409
             )
-        challenge = await self.get(challenge.id)
-        if challenge.open_white_id and challenge.open_black_id:
-            # The second seat taken: exactly one request (the one that flips the status)
-            # creates the game.
+        return await self._start_when_full(await self.get(challenge.id))
+
+    async def _start_when_full(self, challenge: Challenge) -> Challenge:
+        """Both seats of a waiting open challenge held: exactly one request (the one that
+        flips the status) creates the game."""
+        if challenge.status == "created" and challenge.open_white_id and challenge.open_black_id:
             if await self._set_status(challenge.id, "accepted"):
                 white = await self._identity(challenge.open_white_id)
                 black = await self._identity(challenge.open_black_id)
@@ -428,7 +426,7 @@ class ChallengeService:
                 "request.invalid",
                 f"unknown decline reason {reason!r} (reasons: {', '.join(DECLINE_REASONS)})",
             )
-        challenge = await self._waiting(challenge_id)
+        challenge = await self.get(challenge_id)
         if challenge.dest_id is None or challenge.dest_id != who.id:
             raise ServiceError(
                 "challenge.not_yours", "only the challenged player can decline this challenge", 403
@@ -438,7 +436,7 @@ class ChallengeService:
         return challenge
 
     async def cancel(self, who: Identity, challenge_id: str, base_url: str) -> Challenge:
-        challenge = await self._waiting(challenge_id)
+        challenge = await self.get(challenge_id)
         if challenge.challenger_id != who.id:
             raise ServiceError(
                 "challenge.not_yours", "only the challenger can cancel this challenge", 403
@@ -451,30 +449,26 @@ class ChallengeService:
     async def pair(self, who: Identity, terms: Terms) -> Game | None:
         """Take the seat of the oldest compatible open public game, if there is one."""
         clock_ms = terms.clock_ms
+        conditions = [
+            Game.status == "created",
+            Game.public.is_(True),
+            Game.variant == terms.variant,
+            Game.creator_id != who.id,
+        ]
+        if clock_ms is None:
+            conditions.append(Game.clock_initial_ms.is_(None))
+        else:
+            conditions.append(Game.clock_initial_ms == clock_ms)
+            conditions.append(Game.clock_increment_ms == terms.increment * 1000)
+        if terms.color != "random":
+            # The seat left must surely be the colour asked for.
+            conditions.append(Game.creator_color.not_in(("random", SIDE[terms.color])))
         async with self.sessions() as session:
-            stmt = (
-                select(Game)
-                .where(
-                    Game.status == "created",
-                    Game.public.is_(True),
-                    Game.variant == terms.variant,
-                    Game.creator_id != who.id,
-                    Game.clock_initial_ms.is_(None)
-                    if clock_ms is None
-                    else Game.clock_initial_ms == clock_ms,
-                )
-                .order_by(Game.created_ms, Game.id)
-                .limit(50)
-            )
+            stmt = select(Game).where(*conditions).order_by(Game.created_ms, Game.id).limit(50)
             candidates = list((await session.execute(stmt)).scalars())
-        wanted = None if terms.color == "random" else SIDE[terms.color]
         for game in candidates:
-            increment = None if clock_ms is None else terms.increment * 1000
-            if game.clock_increment_ms != increment or dict(game.rules) != terms.rules:
-                continue
-            theirs = game.creator_color
-            if wanted is not None and theirs in ("random", wanted):
-                continue  # the seat left would not be (surely) the colour asked for
+            if dict(game.rules) != terms.rules:
+                continue  # rules are JSON: compared here (50 open games of one clock is plenty)
             try:
                 return await self.games.join(who, game_id=game.id)
             except ServiceError as exc:

@@ -3,6 +3,7 @@ bots online, export, seeks, scopes and rate limits. Streams run with a short kee
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -491,6 +492,18 @@ def test_a_seeker_takes_a_compatible_lobby_game_of_a_browser(fast):
     assert game["players"]["white"]["user"]["id"] == alice.id
     for untouched in (other_clock, wrong_colour):
         assert export(fast, untouched["id"])["status"] == "created"
+
+
+def test_a_seeker_finds_its_game_behind_many_that_do_not_fit(fast):
+    browser = Player(fast, "browser")
+    for _ in range(60):  # older open games of the same game and minutes, another increment
+        browser.create("dobutsu", clock={"minutes": 3, "increment": 1}, color="second")
+    good = browser.create("dobutsu", clock={"minutes": 3, "increment": 0}, color="second")
+    alice = Account(fast, "alice")
+    body = {"variant": "dobutsu", "time": 3, "increment": 0}
+    with alice.stream("/api/board/seek", method="POST", json=body) as a:
+        # Paired at once: the first line is the game (a seek left waiting sends keep-alives).
+        assert Lines(a).raw() == json.dumps({"id": good["id"]}, separators=(",", ":"))
 
 
 def test_closing_a_seek_withdraws_it(fast):

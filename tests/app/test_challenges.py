@@ -240,6 +240,41 @@ def test_the_challenger_cancels(alice, robot):
     assert_error(alice.get(f"/api/games/{created['id']}"), 404, "game.not_found")
 
 
+def test_a_stranger_is_refused_as_such_even_once_a_challenge_is_answered(client, alice, robot):
+    carol = Account(client, "carol")
+    created = challenge(alice, "robot")
+    assert robot.post(f"/api/challenge/{created['id']}/decline").status_code == 200
+    for who, action in ((carol, "decline"), (carol, "cancel"), (alice, "decline")):
+        response = who.post(f"/api/challenge/{created['id']}/{action}")
+        assert_error(response, 403, "challenge.not_yours")  # not the challenge's status
+    assert_error(alice.post(f"/api/challenge/{created['id']}/cancel"), 409, "challenge.not_pending")
+    assert show(alice, created["id"])["status"] == "declined"
+
+
+def test_an_open_challenge_whose_start_failed_starts_when_a_link_is_opened_again(
+    client, monkeypatch
+):
+    creator, bob, carol = (Player(client, n) for n in ("creator", "bob", "carol"))
+    cid = creator.post("/api/challenge/open", {"variant": "jungle"}).json()["id"]
+    assert bob.post(f"/api/challenge/{cid}/accept?color=black").status_code == 200
+    games = client.app.state.services.games  # type: ignore[attr-defined]
+    real = games.create_started
+
+    async def fails_once(*args: Any, **kwargs: Any) -> Any:
+        monkeypatch.setattr(games, "create_started", real)
+        raise ServiceError("test.unavailable", "the database is away", 503)
+
+    monkeypatch.setattr(games, "create_started", fails_once)
+    assert_error(carol.post(f"/api/challenge/{cid}/accept"), 503, "test.unavailable")
+    shown = creator.get(f"/api/challenge/{cid}/show").json()
+    assert shown["status"] == "created"  # waiting again, both seats held
+    assert_error(carol.get(f"/api/games/{cid}"), 404, "game.not_found")
+    again = carol.post(f"/api/challenge/{cid}/accept")  # opening the link again starts it
+    assert again.status_code == 200, again.text
+    assert again.json()["challenge"]["status"] == "accepted"
+    assert game_of(carol, cid)["status"] == "started"
+
+
 def test_a_challenge_nobody_answers_expires(make_client):
     client = make_client(challenge_expire_minutes=0.001)  # 60 ms
     alice, robot = Account(client, "alice"), Account(client, "robot", bot=True)
