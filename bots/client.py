@@ -52,8 +52,9 @@ class ApiError(Exception):
 
     @property
     def transient(self) -> bool:
-        """Worth retrying later: a rate limit or a server-side failure."""
-        return self.status == 429 or self.status >= 500
+        """Worth retrying later: a rate limit, a server-side failure, or a game changing too
+        fast to take this request now (``game.busy``)."""
+        return self.status == 429 or self.status >= 500 or self.code == "game.busy"
 
 
 def error_of(response: httpx.Response) -> ApiError:

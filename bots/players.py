@@ -83,7 +83,7 @@ class SearchInfo:
     """What the last search did, for logs, tests and the bench."""
 
     move: str = ""
-    score: int = 0
+    score: int | None = None  # None: nothing was searched (one legal move, or no time)
     depth: int = 0
     nodes: int = 0
     seconds: float = 0.0
@@ -146,7 +146,8 @@ class AlphaBetaPlayer:
         self._killers = [[] for _ in range(self.max_depth + self.quiescence_depth + 2)]
         # Shuffle first so that equally good moves vary from game to game.
         self.rng.shuffle(moves)
-        best, score, depth = moves[0], 0, 0
+        best, depth = moves[0], 0
+        score: int | None = None
         if len(moves) > 1:
             for depth in range(1, self.max_depth + 1):
                 try:
@@ -158,12 +159,13 @@ class AlphaBetaPlayer:
                     # Search the best move first next iteration.
                     moves.remove(found)
                     moves.insert(0, found)
-                if not complete or abs(score) >= MATE_BOUND:
+                if not complete or (score is not None and abs(score) >= MATE_BOUND):
                     break  # out of time inside this depth, or a forced result is found
         self.info = SearchInfo(best, score, depth, self._nodes, time.perf_counter() - started)
         return best
 
     def last_score(self) -> int | None:
+        """The last search's score for the side that moved; None if it searched nothing."""
         return self.info.score if self.info.move else None
 
     # ---- the search -----------------------------------------------------------------------

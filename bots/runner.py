@@ -226,7 +226,6 @@ class Runner:
         ply = int(state.get("ply", len(str(state.get("moves") or "").split())))
         if not legal or ply == run.moved_at_ply:
             return False
-        run.moved_at_ply = ply
         offered = state.get("bdraw" if run.color == "white" else "wdraw")
         position = run.game.from_text(str(state["fen"]))
         budget = self.budget(state, run.color)
@@ -239,34 +238,40 @@ class Runner:
             try:
                 await self.client.draw(run.id, accept)
                 if accept:
+                    run.moved_at_ply = ply
                     return False  # the next state says the game is drawn
             except ApiError as exc:
                 log.info("%s: game %s: draw answer: %s", self.name, run.id, exc)
-        await self.send_move(run, move, legal)
+        if await self.send_move(run, move, legal):
+            run.moved_at_ply = ply
         return False
 
-    async def send_move(self, run: GameRun, move: str, legal: list[str]) -> None:
+    async def send_move(self, run: GameRun, move: str, legal: list[str]) -> bool:
+        """True once the move is played (or no longer needed: the game ended meanwhile);
+        False if it could not be sent, so that the next state of this ply tries again."""
         for attempt in range(MOVE_ATTEMPTS):
             try:
                 await self.client.move(run.id, move)
-                return
+                return True
             except httpx.TransportError as exc:
                 wait = backoff(attempt)
                 log.warning("%s: game %s: %r; again in %.1f s", self.name, run.id, exc, wait)
             except ApiError as exc:
-                if exc.status == 409:
-                    return  # the game ended meanwhile (a flag, a resignation): the stream says
-                if exc.status == 422 and move != legal[0]:
+                if exc.transient:
+                    wait = exc.retry_after or backoff(attempt)
+                elif exc.status == 409:
+                    return True  # the game ended meanwhile (a flag, a resignation): the stream says
+                elif exc.status == 422 and move != legal[0]:
                     # Should never happen: a move the server lists keeps the game going.
                     log.error("%s: game %s: %s; playing %s", self.name, run.id, exc, legal[0])
                     move = legal[0]
                     continue
-                if not exc.transient:
+                else:
                     log.warning("%s: game %s: move %s: %s", self.name, run.id, move, exc)
-                    return
-                wait = exc.retry_after or backoff(attempt)
+                    return False
             await asyncio.sleep(wait)
         log.error("%s: game %s: could not send the move %s", self.name, run.id, move)
+        return False
 
     def budget(self, state: Mapping[str, Any], color: str) -> float:
         """The level's time a move, less when the clock is short."""

@@ -275,3 +275,48 @@ def test_the_runner_moves_once_per_state_and_only_on_its_turn() -> None:
     assert len(recorder.posts) == 1
     move = recorder.posts[0].rsplit("/", 1)[1]
     assert move in game.legal_moves(start)
+
+
+class Busy(Recorder):
+    """Answers the first ``busy`` moves with 409 ``game.busy``, then ok."""
+
+    def __init__(self, busy: int, status: int = 409, code: str = "game.busy") -> None:
+        super().__init__()
+        self.busy, self.status, self.code = busy, status, code
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.posts.append(request.url.path)
+        if self.busy > 0:
+            self.busy -= 1
+            return httpx.Response(self.status, json={"error": "not now", "code": self.code})
+        return httpx.Response(200, json={"ok": True})
+
+
+def test_a_busy_game_is_retried_not_taken_for_a_finished_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("bots.runner.backoff", lambda attempt: 0.0)
+    game = engine.get_game("jungle")
+    recorder = Busy(2)
+    bot = runner(recorder)
+    run = GameRun("g1", game=game, color="white")
+    asyncio.run(bot.on_state(run, RandomPlayer(1), state(game, game.start())))
+    assert len(recorder.posts) == 3  # twice busy, then played
+    assert run.moved_at_ply == 0
+
+
+def test_a_move_that_could_not_be_sent_is_tried_again_at_the_next_state_of_that_ply() -> None:
+    game = engine.get_game("jungle")
+    recorder = Busy(1, status=400, code="move.invalid")
+    bot = runner(recorder)
+    run = GameRun("g1", game=game, color="white")
+    player = RandomPlayer(1)
+
+    async def main() -> None:
+        await bot.on_state(run, player, state(game, game.start()))  # refused: not played
+        await bot.on_state(run, player, state(game, game.start()))  # the same ply, resent
+        await bot.on_state(run, player, state(game, game.start()))  # played: nothing more
+
+    asyncio.run(main())
+    assert len(recorder.posts) == 2
+    assert run.moved_at_ply == 0

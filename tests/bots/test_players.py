@@ -249,3 +249,16 @@ def test_wali_evaluation_sees_lines_in_the_making_during_placement() -> None:
     pair = game.from_text("3s2/6/2s3/6/SS4 f 10 10 0")  # a1 b1: c1 completes a line
     apart = game.from_text("3s1S/6/2s3/6/S5 f 10 10 0")  # a1 f5
     assert ev.evaluate(pair) > ev.evaluate(apart)
+
+
+def test_a_forced_move_has_no_score_so_it_never_accepts_a_draw_by_itself() -> None:
+    """One legal move is played without a search: the player has no score for it (a 0
+    would read as "drawn" and accept any draw offer, winning or not)."""
+    game = engine.get_game("dobutsu")
+    pos = game.from_text("2g/1l1/1eC/1L1 f egc")
+    assert game.legal_moves(pos) == ["c2c3"]
+    player = searcher()
+    assert player.choose(game, pos, 1.0) == "c2c3"
+    assert player.last_score() is None
+    player.choose(game, game.start(), 0.2)
+    assert player.last_score() is not None
