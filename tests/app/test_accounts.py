@@ -266,6 +266,28 @@ def test_register_refuses_malformed_bodies(web: TestClient, kwargs: dict[str, An
     assert accounts(web) == []
 
 
+def _chunks() -> Any:
+    yield b'{"username": "alice", "password": "'
+    for _ in range(40):  # 40 KB, with no length declared: cut off once past the limit
+        yield b"x" * 1024
+    yield b'"}'
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"json": {"username": "alice", "password": "x" * 20_000}},  # a declared length
+        {"content": _chunks, "headers": {"content-type": "application/json"}},
+    ],
+)
+def test_register_refuses_a_body_too_large(web: TestClient, kwargs: dict[str, Any]):
+    if callable(kwargs.get("content")):
+        kwargs = {**kwargs, "content": kwargs["content"]()}
+    response = call(web, "POST", "/api/account/register", **kwargs)
+    assert "too large" in assert_error(response, 400, "request.invalid")["error"]
+    assert accounts(web) == []
+
+
 def test_two_registrations_of_one_name_at_once_make_one_account(web: TestClient):
     service: AccountService = services(web).accounts
 
