@@ -11,7 +11,6 @@ player also has a channel ``player:{id}`` carrying the lines of its event stream
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import math
@@ -344,6 +343,8 @@ async def next_message(sub: Subscription, seconds: float) -> str | None:
     if asyncio.get_running_loop() in _closing:
         return CLOSING
     _streaming.add(sub)
-    with contextlib.suppress(TimeoutError):
-        return await asyncio.wait_for(sub.get(), seconds)
-    return None
+    try:
+        async with asyncio.timeout(seconds):  # no task per message, unlike wait_for
+            return await sub.get()
+    except TimeoutError:
+        return None
