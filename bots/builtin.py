@@ -34,7 +34,9 @@ MAX_GAMES = {"random": 16, "easy": 8, "medium": 4, "hard": 2}
 def level_of(username: str) -> str:
     level = username.removeprefix(PREFIX)
     if not username.startswith(PREFIX) or level not in LEVELS:
-        raise ValueError(f"{username!r} is not a built-in bot ({PREFIX}<level>, levels {LEVELS})")
+        raise ValueError(
+            f"{username!r} is not a built-in bot ({PREFIX}<level>, levels {', '.join(LEVELS)})"
+        )
     return level
 
 

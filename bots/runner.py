@@ -74,7 +74,6 @@ class Runner:
         self.settings = settings or Settings()
         self.me: dict[str, Any] = {}
         self.games: dict[str, asyncio.Task[None]] = {}
-        self.finished: set[str] = set()
 
     @property
     def name(self) -> str:
@@ -121,10 +120,8 @@ class Runner:
             game_id = str((event.get("game") or {}).get("gameId") or "")
             if game_id:
                 self.start_game(game_id)
-        elif kind == "gameFinish":
-            game_id = str((event.get("game") or {}).get("gameId") or "")
-            self.finished.add(game_id)
-        # challengeCanceled, challengeDeclined: nothing to do.
+        # gameFinish (the game's own stream ends too), challengeCanceled, challengeDeclined:
+        # nothing to do.
 
     def start_game(self, game_id: str) -> None:
         running = self.games.get(game_id)
@@ -132,7 +129,11 @@ class Runner:
             return  # a reconnected event stream announces the games in progress again
         task = asyncio.create_task(self.play(game_id), name=f"game {game_id}")
         self.games[game_id] = task
-        task.add_done_callback(lambda _t: self.games.pop(game_id, None))
+        task.add_done_callback(lambda done: self._forget(game_id, done))
+
+    def _forget(self, game_id: str, done: asyncio.Task[None]) -> None:
+        if self.games.get(game_id) is done:  # not a newer task of the same game
+            del self.games[game_id]
 
     # ---- challenges ----------------------------------------------------------------------
     def decline_reason(self, challenge: Mapping[str, Any]) -> str | None:

@@ -40,6 +40,11 @@ class Caller:
     bot: bool  # the account is upgraded to BOT
 
 
+def client_ip(request: Request) -> str:
+    """The caller's address, as rate limits count it."""
+    return request.client.host if request.client else "unknown"
+
+
 def bearer_token(request: Request) -> str | None:
     """The token of the Authorization header; None without the header; 401 if malformed."""
     header = request.headers.get("authorization")

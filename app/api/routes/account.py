@@ -18,7 +18,7 @@ from ...models import ApiToken, Player
 from ...schemas import ErrorOut, PlayerOut
 from ...services.accounts import MAX_DESCRIPTION, RESERVED_PREFIX, SCOPES
 from ...services.errors import ServiceError
-from ..auth import Caller, account_caller, caller, require_account, resolve
+from ..auth import Caller, account_caller, caller, client_ip, require_account, resolve
 from ..bodies import form_or_json, read_body
 from ..deps import ServicesDep
 
@@ -80,10 +80,6 @@ class OkOut(BaseModel):
 
 
 # ---- helpers -----------------------------------------------------------------------------
-def client_ip(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 def account_out(player: Player) -> AccountOut:
     assert player.username is not None
     return AccountOut(

@@ -40,7 +40,7 @@ from ...services.streams import (
     next_message,
     player_channel,
 )
-from ..auth import Caller, caller
+from ..auth import Caller, caller, client_ip
 from ..bodies import form_or_json, read_body
 from ..botmodels import (
     ChatIn,
@@ -91,10 +91,6 @@ def json_errors(*codes: int) -> dict[int | str, dict[str, Any]]:
         code: {"description": "an error", "content": {"application/json": {"schema": schema}}}
         for code in codes
     }
-
-
-def client_ip(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
 
 
 def subject(who: Caller) -> str:
