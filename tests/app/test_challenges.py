@@ -257,7 +257,7 @@ def test_an_open_challenge_whose_start_failed_starts_when_a_link_is_opened_again
     creator, bob, carol = (Player(client, n) for n in ("creator", "bob", "carol"))
     cid = creator.post("/api/challenge/open", {"variant": "jungle"}).json()["id"]
     assert bob.post(f"/api/challenge/{cid}/accept?color=black").status_code == 200
-    games = client.app.state.services.games  # type: ignore[attr-defined]
+    games = client.app.state.services.games
     real = games.create_started
 
     async def fails_once(*args: Any, **kwargs: Any) -> Any:
