@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
@@ -368,9 +370,20 @@ class GameService:
 
     # ---- creating and joining ------------------------------------------------------------
     async def ensure_player(self, who: Identity) -> None:
+        """The player's row, made on first use. A new visitor's first requests come at once:
+        a check then an insert raced (a duplicate key, a 500), so the insert is one statement
+        that does nothing when the row is already there (``ON CONFLICT DO NOTHING``)."""
+        async with self.sessions() as session:
+            if await session.get(Player, who.id) is not None:
+                return  # the usual case: a read, no write
+        insert = postgresql_insert if self.is_postgres else sqlite_insert
+        statement = (
+            insert(Player)
+            .values(id=who.id, name=who.name, created_ms=self.now())
+            .on_conflict_do_nothing(index_elements=[Player.id])
+        )
         async with self.sessions() as session, session.begin():
-            if await session.get(Player, who.id) is None:
-                session.add(Player(id=who.id, name=who.name, created_ms=self.now()))
+            await session.execute(statement)
 
     async def create(self, who: Identity, new: NewGame) -> Game:
         try:
