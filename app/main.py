@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engine
@@ -126,6 +127,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse(exc.to_dict(), status_code=exc.status)
+
+    @app.exception_handler(IntegrityError)
+    async def conflict(request: Request, exc: IntegrityError) -> JSONResponse:
+        # A database constraint refused a write (a duplicate key, a CHECK): the code checks
+        # first, so this is a request that raced another one. It changed nothing.
+        log.warning("%s %s refused by the database: %s", request.method, request.url.path, exc.orig)
+        return JSONResponse(
+            {
+                "error": "this request conflicts with another made at the same time; try again",
+                "code": "request.conflict",
+            },
+            status_code=409,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

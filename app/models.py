@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -36,7 +46,11 @@ class Player(Base):
 
 class Game(Base):
     __tablename__ = "games"
-    __table_args__ = (Index("ix_games_status_public", "status", "public"),)
+    __table_args__ = (
+        Index("ix_games_status_public", "status", "public"),
+        # One player never holds both seats (NULL, a free seat, passes a CHECK): migration 0004.
+        CheckConstraint("first_id <> second_id", name="ck_games_one_seat_each"),
+    )
 
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
     variant: Mapped[str] = mapped_column(String(16))
@@ -95,6 +109,8 @@ class Challenge(Base):
     __table_args__ = (
         Index("ix_challenges_dest_status", "dest_id", "status"),
         Index("ix_challenges_challenger_status", "challenger_id", "status"),
+        # An open challenge's two seats are two players (migration 0004).
+        CheckConstraint("open_white_id <> open_black_id", name="ck_challenges_one_seat_each"),
     )
 
     id: Mapped[str] = mapped_column(String(12), primary_key=True)

@@ -27,9 +27,25 @@ def run_migrations_offline() -> None:
 
 
 def _run(connection: Connection) -> None:
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # Batch mode changes an SQLite table by rebuilding it (copy, drop, rename): with
+        # foreign keys enforced, dropping a table that others refer to fails (games, which
+        # chat lines refer to). The pragma only takes effect outside a transaction: set, then
+        # end the transaction SQLAlchemy began for it (SQLite itself opened none).
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
     context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()
+        if sqlite:
+            # What enforcement would have refused, checked once at the end (rolls back).
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise RuntimeError(f"the migration broke foreign keys: {broken[:10]}")
+    if sqlite:
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+        connection.commit()
 
 
 async def run_migrations_online() -> None:

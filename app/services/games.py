@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
@@ -813,8 +814,16 @@ class GameService:
             created_ms=now,
             started_ms=now,
         )
-        async with self.sessions() as session, session.begin():
-            session.add(game)
+        try:
+            async with self.sessions() as session, session.begin():
+                session.add(game)
+        except IntegrityError:
+            if first.id != second.id:
+                raise
+            # The table's CHECK: one player never holds both seats, whatever seated them.
+            raise ServiceError(
+                "game.same_player", "one player cannot take both seats of a game", 409
+            ) from None
         for listener in self.listeners:
             listener(game)
         await self.hub.publish(
