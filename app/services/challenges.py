@@ -31,7 +31,14 @@ from ..models import Challenge, Game, Player
 from ..realtime.hub import LocalHub
 from .accounts import AccountService
 from .errors import ServiceError
-from .games import MAX_CLOCK_MINUTES, MAX_INCREMENT_SECONDS, GameService, Identity, NewGame
+from .games import (
+    MAX_CLOCK_MINUTES,
+    MAX_INCREMENT_SECONDS,
+    MIN_CLOCK_SECONDS,
+    GameService,
+    Identity,
+    NewGame,
+)
 from .streams import SIDE, PlayerInfo, load_players, player_channel, speed_of, variant_json
 
 log = logging.getLogger(__name__)
@@ -83,9 +90,10 @@ class Terms:
             raise ServiceError("request.invalid", "color must be white, black or random")
         if self.limit is not None and self.days is not None:
             raise ServiceError("request.invalid", "give a clock or days, not both")
-        if self.limit is not None and not 1 <= self.limit <= MAX_LIMIT_SECONDS:
+        if self.limit is not None and not MIN_CLOCK_SECONDS <= self.limit <= MAX_LIMIT_SECONDS:
             raise ServiceError(
-                "clock.invalid", f"clock.limit must be 1 to {MAX_LIMIT_SECONDS} seconds"
+                "clock.invalid",
+                f"clock.limit must be {MIN_CLOCK_SECONDS} to {MAX_LIMIT_SECONDS} seconds",
             )
         if not 0 <= self.increment <= MAX_INCREMENT_SECONDS:
             raise ServiceError(

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
 import time
 from collections import OrderedDict
@@ -43,7 +44,17 @@ log = logging.getLogger(__name__)
 SIDES = ("first", "second")
 ENDED = ("aborted", "noStart", "mate", "resign", "outoftime", "timeout", "draw", "variantEnd")
 MAX_CLOCK_MINUTES = 180
+MIN_CLOCK_SECONDS = 1  # the shortest clock, in every API
 MAX_INCREMENT_SECONDS = 180
+
+
+def clock_ms_of(minutes: float) -> int | None:
+    """A clock's initial time in milliseconds, rounded; None if not 1 s to the maximum (or
+    not a number: NaN and infinities get through Python's JSON reader)."""
+    if not (math.isfinite(minutes) and 0 < minutes <= MAX_CLOCK_MINUTES):
+        return None
+    initial = round(minutes * 60_000)
+    return initial if initial >= MIN_CLOCK_SECONDS * 1000 else None
 
 
 def now_ms() -> int:
@@ -395,16 +406,20 @@ class GameService:
             raise ServiceError(
                 "request.invalid", f"color must be first, second or random, not {new.color!r}"
             )
-        if new.minutes is not None and not (0 < new.minutes <= MAX_CLOCK_MINUTES):
+        # Checked once rounded to the milliseconds stored: 1e-300 minutes is above 0, and
+        # was a 0 ms clock.
+        initial = None if new.minutes is None else clock_ms_of(new.minutes)
+        if new.minutes is not None and initial is None:
             raise ServiceError(
-                "clock.invalid", f"minutes must be above 0 and at most {MAX_CLOCK_MINUTES}"
+                "clock.invalid",
+                f"minutes must make 1 second to {MAX_CLOCK_MINUTES} minutes"
+                " (rounded to whole milliseconds)",
             )
         if not (0 <= new.increment <= MAX_INCREMENT_SECONDS):
             raise ServiceError(
                 "clock.invalid", f"increment must be 0 to {MAX_INCREMENT_SECONDS} seconds"
             )
         await self.ensure_player(who)
-        initial = None if new.minutes is None else round(new.minutes * 60_000)
         game = Game(
             id=secrets.token_urlsafe(6),  # 8 characters, 48 bits: public, only needs no clash
             variant=new.variant,

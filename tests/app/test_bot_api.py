@@ -547,6 +547,24 @@ def test_seek_refusals(client):
     assert client.get("/api/lobby").json()["open"] == []
 
 
+@pytest.mark.parametrize("minutes", ["1e-300", "0.008", "NaN", "Infinity", "-Infinity"])
+def test_a_seek_clock_below_one_second_once_rounded_or_not_a_number_is_refused(client, minutes):
+    """``time`` is minutes, rounded to whole seconds: under half a second is no clock at all,
+    and NaN or an infinity (Python's JSON reader takes them) cannot be rounded."""
+    alice = Account(client, "alice")
+    for response in (
+        alice.client.post(
+            "/api/board/seek",
+            content=f'{{"variant": "yote", "time": {minutes}}}',
+            headers={**alice.headers, "content-type": "application/json"},
+        ),
+        alice.form("/api/board/seek", {"variant": "yote", "time": minutes.lower()}),
+    ):
+        assert_error(response, 400, "clock.invalid")
+    client.cookies.clear()
+    assert client.get("/api/lobby").json()["open"] == []
+
+
 # ---- rate limits -----------------------------------------------------------------------------
 def test_moves_are_rate_limited(make_client):
     client = make_client(ratelimit_move_burst=2, ratelimit_move_per_s=0.01)

@@ -232,6 +232,23 @@ def test_create_refusals(client: TestClient, alice: Player, body: Any, code: str
     assert lobby(client) == before
 
 
+@pytest.mark.parametrize("minutes", [1e-300, 1e-6, 0.0166])
+def test_a_clock_below_one_second_once_rounded_is_refused(
+    client: TestClient, alice: Player, minutes: float
+):
+    """Above 0 but under a second once in milliseconds: 1e-300 minutes used to become a
+    0 ms clock (a game lost at the first tick)."""
+    before = lobby(client)
+    body = {"variant": "dobutsu", "clock": {"minutes": minutes, "increment": 0}}
+    assert_error(alice.post("/api/games", body), 400, "clock.invalid")
+    assert lobby(client) == before
+
+
+def test_the_shortest_clock_is_one_second(alice: Player):
+    created = alice.create("dobutsu", clock={"minutes": 1 / 60, "increment": 0})
+    assert created["game"]["clock"]["initial"] == 1000
+
+
 @pytest.mark.parametrize(
     ("content", "content_type"),
     [

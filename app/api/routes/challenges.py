@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -17,9 +18,9 @@ from pydantic import Field
 from starlette.background import BackgroundTask
 
 from ...realtime.hub import CLOSING, RESYNC
-from ...services.challenges import Terms
+from ...services.challenges import MAX_LIMIT_SECONDS, Terms
 from ...services.errors import ServiceError
-from ...services.games import ENDED, Identity, game_channel
+from ...services.games import ENDED, MIN_CLOCK_SECONDS, Identity, game_channel
 from ...services.streams import KEEPALIVE, line, next_message
 from ..auth import Caller, caller
 from ..bodies import form_or_json, read_body
@@ -209,7 +210,17 @@ async def seek(
     then one line ``{"id": gameId}`` and the end (both event streams get ``gameStart``).
     Closing the request withdraws the seek."""
     body = await read_body(request, SeekIn)
-    seconds = None if body.time is None else round(body.time * 60)
+    seconds = None
+    if body.time is not None:
+        # Rounded to whole seconds, then in range: under half a second rounds to no clock at
+        # all, and NaN or an infinity (Python's JSON reader takes them) cannot be rounded.
+        seconds = round(body.time * 60) if math.isfinite(body.time * 60) else 0
+        if not MIN_CLOCK_SECONDS <= seconds <= MAX_LIMIT_SECONDS:
+            raise ServiceError(
+                "clock.invalid",
+                f"time must make {MIN_CLOCK_SECONDS} to {MAX_LIMIT_SECONDS} seconds"
+                " (minutes, rounded to whole seconds)",
+            )
     if body.time is not None and body.days is not None:
         raise ServiceError("request.invalid", "give time and increment, or days, not both")
     terms = Terms(
