@@ -6,15 +6,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# The browser API's bodies are JSON written by our own pages: strict types, so what the docs
+# call a wrong type ("public": "yes" or 1, "minutes": "5") is refused, never coerced. (The bot
+# API stays lenient: lichess clients post forms, where every value is a string.) A JSON
+# integer is still a number for a float field.
+BROWSER_BODY = ConfigDict(extra="forbid", strict=True)
+
 
 class ClockIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = BROWSER_BODY
     minutes: float = Field(gt=0, le=180, description="initial time per side, in minutes")
     increment: int = Field(ge=0, le=180, description="seconds added after each move")
 
 
 class CreateGameIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = BROWSER_BODY
     variant: str = Field(description="game id: dobutsu, gorogoro, jungle, yote or wali")
     rules: dict[str, str] = Field(default_factory=dict, description="rule options of the game")
     clock: ClockIn | None = Field(default=None, description="Fischer clock; null: no clock")

@@ -215,6 +215,15 @@ def test_clock_is_fischer_minutes_and_increment_or_none(
         ({"variant": "dobutsu", "color": "white"}, "request.invalid"),
         ({"variant": "dobutsu", "color": None}, "request.invalid"),
         ({"variant": "dobutsu", "public": "maybe"}, "request.invalid"),
+        # Strict types: what the docs refuse is refused, not coerced.
+        ({"variant": "dobutsu", "public": "yes"}, "request.invalid"),
+        ({"variant": "dobutsu", "public": "true"}, "request.invalid"),
+        ({"variant": "dobutsu", "public": 1}, "request.invalid"),
+        ({"variant": "dobutsu", "public": 0}, "request.invalid"),
+        ({"variant": "dobutsu", "clock": {"minutes": "5", "increment": 3}}, "request.invalid"),
+        ({"variant": "dobutsu", "clock": {"minutes": 5, "increment": "3"}}, "request.invalid"),
+        ({"variant": "dobutsu", "clock": {"minutes": 5, "increment": 3.0}}, "request.invalid"),
+        ({"variant": "dobutsu", "clock": {"minutes": True, "increment": 0}}, "request.invalid"),
         ({"variant": "dobutsu", "rated": True}, "request.invalid"),
         (
             {"variant": "dobutsu", "clock": {"minutes": 5, "increment": 0, "delay": 2}},
@@ -242,6 +251,12 @@ def test_a_clock_below_one_second_once_rounded_is_refused(
     body = {"variant": "dobutsu", "clock": {"minutes": minutes, "increment": 0}}
     assert_error(alice.post("/api/games", body), 400, "clock.invalid")
     assert lobby(client) == before
+
+
+def test_minutes_may_be_a_json_integer_or_a_fraction(alice: Player):
+    whole = alice.create("dobutsu", clock={"minutes": 3, "increment": 2})["game"]["clock"]
+    half = alice.create("dobutsu", clock={"minutes": 0.5, "increment": 0})["game"]["clock"]
+    assert (whole["initial"], whole["increment"], half["initial"]) == (180_000, 2000, 30_000)
 
 
 def test_the_shortest_clock_is_one_second(alice: Player):
