@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import or_, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
@@ -406,29 +405,25 @@ class ChallengeService:
         # above read an older row: the same player opening both links at once passed it
         # twice. On PostgreSQL the second UPDATE waits for the first's row lock, then checks
         # its WHERE again on the row the first wrote; SQLite runs them one after the other.
-        # The table's CHECK (open_white_id <> open_black_id) refuses it whatever the code.
-        try:
-            async with self.sessions() as session, session.begin():
-                result = await session.execute(
-                    update(Challenge)
-                    .where(
-                        Challenge.id == challenge.id,
-                        Challenge.status == "created",
-                        column.is_(None),
-                        or_(other_column.is_(None), other_column != who.id),
-                    )
-                    .values({column: who.id, "updated_ms": self.games.now()})
+        # The table's CHECK (open_white_id <> open_black_id) refuses it whatever the code
+        # (answered 409 request.conflict).
+        async with self.sessions() as session, session.begin():
+            result = await session.execute(
+                update(Challenge)
+                .where(
+                    Challenge.id == challenge.id,
+                    Challenge.status == "created",
+                    column.is_(None),
+                    or_(other_column.is_(None), other_column != who.id),
                 )
-                took = result.rowcount == 1  # type: ignore[attr-defined]
-        except IntegrityError:
-            took = False
+                .values({column: who.id, "updated_ms": self.games.now()})
+            )
+            took = result.rowcount == 1  # type: ignore[attr-defined]
         if not took:
             latest = await self.get(challenge.id)
             if who.id in (latest.open_white_id, latest.open_black_id):
                 # Seated meanwhile by this player's other request: as opening a link again.
                 return await self._start_when_full(latest)
-            if latest.status != "created":
-                raise self._not_pending(latest)
             raise ServiceError(
                 "challenge.seat_taken", f"the {color} seat of this challenge is taken", 409
             )
