@@ -17,6 +17,7 @@ import engine
 
 from .api import ws
 from .api.deps import Services
+from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
 from .api.routes import account, bot, challenges, export, games
 from .core.config import Settings, get_settings
 from .db import make_engine, make_sessionmaker
@@ -122,6 +123,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 secure=settings.cookie_secure,
             )
         return response
+
+    # The last added runs first: the proxy's headers, then the Origin check before anything
+    # acts.
+    app.add_middleware(OriginGuard, allowed=parse_allowed(settings.allowed_origins))
+    app.add_middleware(ForwardedHeaders, trusted_hosts=settings.forwarded_allow_ips)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
