@@ -1,11 +1,13 @@
-"""Cross-origin requests (issue #10, item 1), against a real server process: a page of
-another origin (another port of the host, ``Origin: null``, a sibling subdomain) cannot act
-with the visitor's cookie, over HTTP or the sockets; the site's own pages, programs with a
-token, listed origins and the public origin behind a trusted proxy still can. The check is
-a middleware before any database work: one SQLite server serves the module."""
+"""Cross-origin requests (issue #10, item 1), security headers and /docs, against a real
+server process: a page of another origin (another port of the host, ``Origin: null``, a
+sibling subdomain) cannot act with the visitor's cookie, over HTTP or the sockets; the
+site's own pages, programs with a token, listed origins and the public origin behind a
+trusted proxy still can. The check is a middleware before any database work: one SQLite
+server serves the module."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import socket
 from collections.abc import Iterator
@@ -18,6 +20,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 import engine
+from app.api.headers import content_security_policy
 from app.api.origin import own_origin, parse_allowed, parse_origin
 from app.core.config import Settings
 from app.identity import COOKIE
@@ -232,6 +235,10 @@ def test_behind_a_trusted_proxy_the_public_origin_is_recognised(server: Server) 
     created = victim.post("/api/games", json={"variant": "jungle"}, headers=public)
     assert created.status_code == 201, created.text
     assert created.json()["url"].startswith("https://kodama.example/game/")
+    page = victim.get("/", headers=PROXY)
+    assert (
+        "connect-src 'self' wss://kodama.example;" in page.headers["content-security-policy"] + ";"
+    )
     with open_socket(server, "/ws/lobby", "https://kodama.example", **PROXY) as ws:
         assert '"type":"lobby"' in ws.recv(timeout=10)
     # The public host over plain http, or another host, is not the site.
@@ -257,6 +264,67 @@ def test_forwarded_headers_from_an_untrusted_address_are_ignored(listed: Server)
         open_socket(listed, "/ws/lobby", "https://kodama.example", **PROXY)
     created = victim.post("/api/games", json={"variant": "jungle"}, headers={**PROXY})
     assert created.json()["url"].startswith(f"{listed.base}/game/")  # the Host it was sent
+
+
+# ---- security headers and /docs ----------------------------------------------------------
+PAGES = [
+    "/",
+    "/game/abc",
+    "/invite/abc",
+    "/challenge/abc",
+    "/rules",
+    "/rules/jungle",
+    "/account",
+    "/docs",
+]
+
+
+@pytest.mark.parametrize("path", [*PAGES, "/static/js/api.js", "/api/me", "/api/nothere"])
+def test_every_answer_has_the_security_headers(server: Server, path: str) -> None:
+    answer = httpx.get(f"{server.base}{path}")
+    assert answer.status_code == (404 if path == "/api/nothere" else 200)
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["referrer-policy"] == "same-origin"
+    policy = {}
+    for directive in answer.headers["content-security-policy"].split(";"):
+        name, _, value = directive.strip().partition(" ")
+        policy[name] = value
+    assert policy["default-src"] == "'self'"
+    assert policy["script-src"] == "'self'"  # no 'unsafe-inline', no other host
+    assert policy["style-src"] == "'self'"
+    assert policy["frame-ancestors"] == "'none'"
+    assert policy["object-src"] == "'none'"
+    assert policy["connect-src"] == f"'self' ws://127.0.0.1:{server.port}"
+
+
+def test_the_refusal_has_the_security_headers_too(server: Server) -> None:
+    answer = httpx.post(f"{server.base}/api/games", headers={"origin": "null"})
+    assert refused(answer) and answer.headers["x-frame-options"] == "DENY"
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if p != "/docs"])
+def test_the_pages_have_no_inline_script_or_style(server: Server, path: str) -> None:
+    html = httpx.get(f"{server.base}{path}").text
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
+    assert "<style" not in html and " style=" not in html
+    assert re.findall(r"\son[a-z]+=", html) == []
+
+
+def test_docs_loads_nothing_from_another_host(server: Server) -> None:
+    html = httpx.get(f"{server.base}/docs").text
+    urls = re.findall(r"""(?:src|href)=["']([^"']+)""", html)
+    assert urls and all(url.startswith("/") and not url.startswith("//") for url in urls)
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
+    for url in urls:
+        asset = httpx.get(f"{server.base}{url}")
+        assert asset.status_code == 200, url
+    bundle = httpx.get(f"{server.base}/docs/swagger-ui/swagger-ui-bundle.js")
+    assert bundle.headers["content-type"].startswith("text/javascript")
+    assert "SwaggerUIBundle" in bundle.text
+    assert httpx.get(f"{server.base}/docs/swagger-ui/__init__.py").status_code == 404
+    assert httpx.get(f"{server.base}/redoc").status_code == 404
+    assert httpx.get(f"{server.base}/openapi.json").json()["info"]["title"] == "Kodama"
 
 
 # ---- the parts, without a server ---------------------------------------------------------
@@ -291,6 +359,10 @@ def test_own_origin_is_the_scheme_and_host_of_the_request() -> None:
     assert own_origin(scope("wss", "kodama.example:8443")) == ("https", "kodama.example", 8443)
     assert own_origin(scope("http", None)) is None
     assert own_origin(scope("http", "a b")) is None
+    assert content_security_policy(scope("http", "a b")).endswith("connect-src 'self'")
+    assert content_security_policy(scope("https", "k.example")).endswith(
+        "connect-src 'self' wss://k.example"
+    )
 
 
 def test_a_wrong_allowed_origin_stops_the_start(tmp_path: Path) -> None:
