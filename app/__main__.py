@@ -59,6 +59,8 @@ def main(argv: list[str] | None = None) -> None:
             port=settings.port,
             ws_max_size=settings.max_message_bytes * 4,
             log_level="info",
+            # The app reads the proxy headers itself (app/api/origin.py ForwardedHeaders).
+            proxy_headers=False,
             # What still runs this long after a shutdown began is cancelled.
             timeout_graceful_shutdown=settings.shutdown_grace_seconds,
         )

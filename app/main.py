@@ -16,8 +16,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engine
 
-from .api import ws
+from .api import docs, ws
 from .api.deps import Services
+from .api.headers import SecurityHeaders
+from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
 from .api.routes import account, bot, challenges, export, games
 from .core.config import Settings, get_settings
 from .db import make_engine, make_sessionmaker
@@ -96,6 +98,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Play dobutsu, gorogoro, jungle, yote and wali online.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # served by app/api/docs.py, without a CDN
+        redoc_url=None,
     )
 
     @app.middleware("http")
@@ -123,6 +127,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 secure=settings.cookie_secure,
             )
         return response
+
+    # The last added runs first: the proxy's headers, then the security headers (on every
+    # answer, refusals included), then the Origin check before anything acts.
+    app.add_middleware(OriginGuard, allowed=parse_allowed(settings.allowed_origins))
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(ForwardedHeaders, trusted_hosts=settings.forwarded_allow_ips)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
@@ -166,6 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(challenges.router)
     app.include_router(export.router)
     app.include_router(ws.router)
+    app.include_router(docs.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page(name: str) -> Callable[..., Awaitable[FileResponse]]:

@@ -65,6 +65,18 @@ class Settings(BaseSettings):
     # finish before the server cuts them.
     shutdown_grace_seconds: int = 3
 
+    # ---- cross-origin requests and reverse proxies (app/api/origin.py) ----
+    # Origins besides the site's own whose pages may act for a visitor (post with the
+    # cookie, open the sockets): comma-separated scheme://host[:port], e.g.
+    # "https://kodama.example,https://www.kodama.example". A page of any other origin may not.
+    allowed_origins: str = ""
+    # Reverse proxies trusted for X-Forwarded-Proto, X-Forwarded-For and X-Forwarded-Host:
+    # comma-separated addresses or networks, "*" for any. uvicorn's setting and default.
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1,::1",
+        validation_alias=AliasChoices("FORWARDED_ALLOW_IPS", "KODAMA_FORWARDED_ALLOW_IPS"),
+    )
+
     @property
     def resolved_database_url(self) -> str:
         if self.database_url:

@@ -28,6 +28,7 @@ PAGES = {
     "/challenge/x": "challenge.html",
     "/rules": "rules.html",
     **{f"/rules/{game}": "rules.html" for game in engine.GAMES},
+    "/docs": "docs.html",  # the API's Swagger UI (app/api/docs.py)
 }
 TYPES = {".js": "javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 # What a page loads: <script src>, <link href>; what a module imports: from "./x.js".

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 import engine
 
@@ -252,7 +253,8 @@ def test_rules_pages_draw_their_diagrams_in_both_languages(new_context, output_d
     # The lobby's game cards and the game page link to the rules.
     page.goto("/")
     for variant in engine.GAMES:
-        assert page.locator(f'.variant-card a[href="/rules/{variant}"]').count() == 1
+        # The cards come after /api/variants answers: wait for them, not only for "load".
+        expect(page.locator(f'.variant-card a[href="/rules/{variant}"]')).to_have_count(1)
     made = page.context.request.post("/api/games", data={"variant": "wali"})
     page.goto(f"/game/{made.json()['id']}")
     page.locator("[data-rules-link]").click()

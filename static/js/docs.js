@@ -1,0 +1,15 @@
+// /docs: Swagger UI on the server's schema. The bundle (a classic deferred script, run
+// before this module) is served by this server: see app/api/docs.py. FastAPI's own page
+// does the same from an inline script, which the Content-Security-Policy forbids.
+
+/* global SwaggerUIBundle */
+window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#swagger-ui",
+  layout: "BaseLayout",
+  deepLinking: true,
+  showExtensions: true,
+  showCommonExtensions: true,
+  validatorUrl: null, // no badge fetched from validator.swagger.io
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],
+});
