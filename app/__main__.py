@@ -48,6 +48,7 @@ def main(argv: list[str] | None = None) -> None:
         if settings.builtin_bots is None:
             settings.builtin_bots = True
         from . import main as _app_modules  # noqa: F401, PLC0415 - loaded before settling
+        from .http_protocol import bounded_protocol  # noqa: PLC0415
         from .server import Server  # noqa: PLC0415
         from .services import heap  # noqa: PLC0415
 
@@ -55,6 +56,7 @@ def main(argv: list[str] | None = None) -> None:
         config = uvicorn.Config(
             "app.main:create_app",
             factory=True,
+            http=bounded_protocol(settings),  # limits on request heads, a deadline for them
             host=settings.host,
             port=settings.port,
             ws_max_size=settings.max_message_bytes * 4,

@@ -21,6 +21,7 @@ from .api.deps import Services
 from .api.headers import SecurityHeaders
 from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
 from .api.routes import account, bot, challenges, export, games
+from .body_limit import BodyLimit
 from .core.config import Settings, get_settings
 from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
@@ -129,8 +130,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return response
 
     # The last added runs first: the proxy's headers, then the security headers (on every
-    # answer, refusals included), then the Origin check before anything acts.
+    # answer, refusals included), then the body limit (a body over it is refused before
+    # anything reads it), then the Origin check before anything acts.
     app.add_middleware(OriginGuard, allowed=parse_allowed(settings.allowed_origins))
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ForwardedHeaders, trusted_hosts=settings.forwarded_allow_ips)
 

@@ -13,8 +13,6 @@ from pydantic import BaseModel, ValidationError
 
 from ..services.errors import ServiceError
 
-MAX_BODY = 16_384  # these bodies are a few short fields
-
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -56,25 +54,11 @@ def form_fields(pairs: list[tuple[str, str]], lists: set[str]) -> dict[str, Any]
     return data
 
 
-async def _capped_body(request: Request) -> bytes:
-    """The body, read no further than ``MAX_BODY`` bytes: a larger one is refused unread."""
-    too_large = ServiceError("request.invalid", "the body is too large")
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
-        raise too_large
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise too_large
-    return bytes(raw)
-
-
 async def read_body(request: Request, model: type[M], *, empty_ok: bool = False) -> M:
     """The body as ``model``: JSON, or a urlencoded form; ``empty_ok``: no body at all is an
     empty object. 400 ``request.invalid`` otherwise."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    raw = await _capped_body(request)
+    raw = await request.body()  # no larger than KODAMA_MAX_BODY_BYTES: app/body_limit.py
     data: Any
     try:
         if not raw.strip() and empty_ok:

@@ -40,6 +40,15 @@ class Settings(BaseSettings):
     # Open seats nobody takes are cancelled after this long (a seek does not live forever).
     open_game_hours: float = 24.0
     max_message_bytes: int = 4096
+    # Every HTTP request body, on every route (app/body_limit.py): larger is 413. The
+    # server's bodies are a few short fields, well under 1 KB.
+    max_body_bytes: int = 16_384
+    # The request head (app/http_protocol.py): request line and headers at most this many
+    # bytes, at most this many headers (else 431), and whole within this many seconds of
+    # the connection's opening or the request's first byte (else 408 and closed).
+    max_header_bytes: int = 16_384
+    max_headers: int = 100
+    header_timeout_seconds: float = 10.0
     cookie_secure: bool = False
     # The built-in computer opponents (kodama-random … kodama-hard, app/services/builtin.py).
     # Unset: on for `python -m app serve`, off for an app built otherwise (tests, benches).

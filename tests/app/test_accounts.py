@@ -284,7 +284,8 @@ def test_register_refuses_a_body_too_large(web: TestClient, kwargs: dict[str, An
     if callable(kwargs.get("content")):
         kwargs = {**kwargs, "content": kwargs["content"]()}
     response = call(web, "POST", "/api/account/register", **kwargs)
-    assert "too large" in assert_error(response, 400, "request.invalid")["error"]
+    assert "16384 bytes" in assert_error(response, 413, "request.too_large")["error"]
+    assert response.headers["connection"] == "close"
     assert accounts(web) == []
 
 
