@@ -11,7 +11,9 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 
-from .core.config import get_settings
+from .core.config import InsecureSecretError, get_settings, secret_key_problem
+
+log = logging.getLogger("app")
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -27,6 +29,24 @@ def migrate(url: str | None = None) -> None:
     command.upgrade(config, "head")
 
 
+def check_secret_key() -> None:
+    """Refuse to serve with a key that would let anyone sign cookies (exit 3, as uvicorn
+    does when it cannot start), before anything else is done."""
+    from uvicorn.config import STARTUP_FAILURE  # noqa: PLC0415
+
+    settings = get_settings()
+    try:
+        settings.resolved_secret_key()
+    except InsecureSecretError as exc:
+        log.error("cannot start: %s", exc)
+        sys.exit(STARTUP_FAILURE)
+    if settings.insecure_dev_secret and secret_key_problem(settings.resolved_secret_key()):
+        log.warning(
+            "KODAMA_INSECURE_DEV_SECRET is on: serving with a known or short SECRET_KEY; "
+            "anyone who knows it can sign any player's cookie (development only)"
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m app", description="Kodama server")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -36,6 +56,8 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--port", type=int, default=None, help="default: KODAMA_PORT or 8000")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if args.command == "serve":
+        check_secret_key()
     migrate()
     if args.command == "serve":
         import uvicorn  # noqa: PLC0415

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import shlex
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from pydantic import AliasChoices
 from sqlalchemy.engine import make_url
 
 from app.api.routes.games import router as games_router
-from app.core.config import Settings
+from app.core.config import KNOWN_PLACEHOLDER_SECRETS, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 # What `pip install -e .` needs, and what the app reads beside its package at run time.
@@ -65,9 +66,25 @@ def environment(service: dict[str, Any]) -> dict[str, str]:
     return {str(k): str(v) for k, v in env.items()}
 
 
-def interpolated(value: str) -> str:
-    """Compose's ${NAME:-default} / ${NAME-default} with NAME unset: the default."""
-    return re.sub(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}", r"\1", value)
+def interpolated(value: str, host: dict[str, str] | None = None) -> str:
+    """Compose's interpolation with the host's variables ``host``: ${NAME:-default} /
+    ${NAME-default} is the host's value or the default; ${NAME:?message} / ${NAME?message}
+    the host's value, and compose refuses to start without it (here: ``ComposeRefuses``)."""
+    host = host or {}
+
+    def one(match: re.Match[str]) -> str:
+        name, operator, word = match.group(1), match.group(2), match.group(3)
+        if host.get(name):
+            return host[name]
+        if operator.endswith("?"):
+            raise ComposeRefuses(f"{name}: {word}")
+        return word
+
+    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[-?])([^}]*)\}", one, value)
+
+
+class ComposeRefuses(Exception):
+    """A required variable (${NAME:?message}) is not set on the host."""
 
 
 def readme_install_args() -> list[str]:
@@ -213,13 +230,24 @@ def test_compose_database_url_is_asyncpg_on_the_db_service() -> None:
 
 def test_compose_environment_is_valid_for_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     env = environment(compose()["services"]["app"])
-    assert env["SECRET_KEY"].startswith("${SECRET_KEY"), "SECRET_KEY must come from the host"
+    host = {"SECRET_KEY": secrets.token_urlsafe(32)}  # what the deployer sets
     for name in settings_env_names():
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
-        monkeypatch.setenv(name, interpolated(value))
+        monkeypatch.setenv(name, interpolated(value, host))
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     assert settings.database_url == env["DATABASE_URL"]
     assert not settings.is_sqlite
-    assert settings.secret_key and settings.secret_key == interpolated(env["SECRET_KEY"])
+    assert settings.secret_key == host["SECRET_KEY"]
+    assert settings.resolved_secret_key() == host["SECRET_KEY"]  # the server accepts it
     assert settings.notify in ("auto", "on")  # events cross instances by LISTEN/NOTIFY
+
+
+def test_compose_refuses_to_start_without_a_secret_key_and_ships_none() -> None:
+    env = environment(compose()["services"]["app"])
+    assert re.fullmatch(r"\$\{SECRET_KEY:\?[^}]+\}", env["SECRET_KEY"]), env["SECRET_KEY"]
+    with pytest.raises(ComposeRefuses, match="SECRET_KEY"):
+        interpolated(env["SECRET_KEY"])
+    # No example key anywhere in the file that someone could leave in place.
+    text = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+    assert not any(key in text for key in KNOWN_PLACEHOLDER_SECRETS)

@@ -9,6 +9,24 @@ from pathlib import Path
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# Secret keys that were shipped as examples (docker-compose.yml's former default): anyone can
+# read them, and with one a cookie for any player or account can be signed.
+KNOWN_PLACEHOLDER_SECRETS = frozenset({"change-me-to-a-long-random-secret"})
+MIN_SECRET_LENGTH = 32
+
+
+class InsecureSecretError(RuntimeError):
+    """SECRET_KEY is a published placeholder or too short, and no development switch is on."""
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why this key must not sign cookies, or None."""
+    if key.strip().lower() in KNOWN_PLACEHOLDER_SECRETS:
+        return "SECRET_KEY is the placeholder published in docker-compose.yml"
+    if len(key) < MIN_SECRET_LENGTH:
+        return f"SECRET_KEY has {len(key)} characters, fewer than {MIN_SECRET_LENGTH}"
+    return None
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
@@ -21,10 +39,13 @@ class Settings(BaseSettings):
         default="", validation_alias=AliasChoices("DATABASE_URL", "KODAMA_DATABASE_URL")
     )
     # Signs the anonymous-player cookie. Unset: generated once and kept in data_dir, so
-    # players keep their seats across restarts.
+    # players keep their seats across restarts. Set: at least MIN_SECRET_LENGTH characters
+    # and no published placeholder, or the server refuses to start (resolved_secret_key) —
+    # unless insecure_dev_secret (KODAMA_INSECURE_DEV_SECRET=1), for development only.
     secret_key: str = Field(
         default="", validation_alias=AliasChoices("SECRET_KEY", "KODAMA_SECRET_KEY")
     )
+    insecure_dev_secret: bool = False
     data_dir: Path = Path("data")
     host: str = "127.0.0.1"
     port: int = 8000
@@ -97,8 +118,19 @@ class Settings(BaseSettings):
         return self.resolved_database_url.startswith("sqlite")
 
     def resolved_secret_key(self) -> str:
-        if self.secret_key:
-            return self.secret_key
+        """The key that signs cookies; ``InsecureSecretError`` if it is not fit for that."""
+        key = self.secret_key or self._generated_secret_key()
+        problem = secret_key_problem(key)
+        if problem is not None and not self.insecure_dev_secret:
+            raise InsecureSecretError(
+                f"{problem}: anyone who knows or guesses it can sign any player's cookie. Set "
+                "SECRET_KEY to a long random value, e.g. the output of "
+                "python3 -c 'import secrets; print(secrets.token_urlsafe(32))' "
+                "(or, for development only, set KODAMA_INSECURE_DEV_SECRET=1)"
+            )
+        return key
+
+    def _generated_secret_key(self) -> str:
         path = self.data_dir / "secret_key"
         if not path.exists():
             self.data_dir.mkdir(parents=True, exist_ok=True)

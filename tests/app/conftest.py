@@ -15,7 +15,8 @@ from app.core.config import Settings
 from app.identity import COOKIE, Identities
 from app.main import create_app
 
-SECRET = "test-secret-key"
+# A key as long and random as a real one: the server refuses a short or published one.
+SECRET = "tests-L6sheO7oeGJY--2WyRf-JiIAHEtHMOCr"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

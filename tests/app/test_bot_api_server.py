@@ -27,7 +27,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
     with running(
         tmp_path,
-        "bot-api-test",
+        "bot-api-B8waLXCeQbp6TSByqjOBXN-81c1kBsuK",
         url,
         KODAMA_KEEPALIVE_SECONDS=str(KEEPALIVE),
         KODAMA_SHUTDOWN_GRACE_SECONDS=str(GRACE),

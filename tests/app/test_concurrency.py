@@ -13,6 +13,7 @@ from app.db import make_engine, make_sessionmaker
 from app.realtime.hub import LocalHub
 from app.services.errors import ServiceError
 from app.services.games import GameService, Identity, NewGame
+from tests.app.conftest import SECRET
 
 pytestmark = pytest.mark.anyio
 
@@ -27,7 +28,7 @@ def anyio_backend() -> str:
 
 async def _service(url: str, tmp_path: Path) -> tuple[GameService, object]:
     engine = make_engine(url)
-    settings = Settings(database_url=url, data_dir=tmp_path, secret_key="x")
+    settings = Settings(database_url=url, data_dir=tmp_path, secret_key=SECRET)
     service = GameService(
         make_sessionmaker(engine), LocalHub(), settings, is_postgres=url.startswith("postgresql")
     )

@@ -22,6 +22,7 @@ from app.models import Challenge, Game, Player
 from app.realtime.hub import LocalHub
 from app.services.errors import ServiceError
 from app.services.games import GameService, Identity
+from tests.app.conftest import SECRET
 from tests.app.conftest import Player as Browser
 
 pytestmark = pytest.mark.anyio
@@ -193,7 +194,7 @@ async def test_the_database_refuses_a_game_with_one_player_in_both_seats(
 ) -> None:
     engine = make_engine(database_url)
     sessions = make_sessionmaker(engine)
-    settings = Settings(database_url=database_url, data_dir=tmp_path, secret_key="x")
+    settings = Settings(database_url=database_url, data_dir=tmp_path, secret_key=SECRET)
     service = GameService(
         sessions, LocalHub(), settings, is_postgres=database_url.startswith("postgresql")
     )

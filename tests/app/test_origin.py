@@ -25,6 +25,7 @@ from app.api.origin import own_origin, parse_allowed, parse_origin
 from app.core.config import Settings
 from app.identity import COOKIE
 from app.main import create_app
+from tests.app.conftest import SECRET
 from tests.server import Server, running
 
 PASSWORD = "a long enough password"
@@ -33,7 +34,9 @@ MOVE = engine.get_game("dobutsu").legal_moves(engine.get_game("dobutsu").start()
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(tmp_path_factory.mktemp("origin"), "origin-tests") as srv:
+    with running(
+        tmp_path_factory.mktemp("origin"), "origin-Lx8eeguFd6BKHBIRnHLWnKorue7oPd83"
+    ) as srv:
         yield srv
 
 
@@ -198,7 +201,7 @@ def listed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server with KODAMA_ALLOWED_ORIGINS, trusting no proxy on this machine."""
     with running(
         tmp_path_factory.mktemp("listed"),
-        "origin-tests",
+        "origin-Lx8eeguFd6BKHBIRnHLWnKorue7oPd83",
         KODAMA_ALLOWED_ORIGINS="https://play.example, http://127.0.0.1:7/",
         FORWARDED_ALLOW_IPS="10.9.9.9",
     ) as srv:
@@ -370,6 +373,6 @@ def test_a_wrong_allowed_origin_stops_the_start(tmp_path: Path) -> None:
         ("https", "a.example", 443),
         ("http", "b.example", 81),
     }
-    settings = Settings(data_dir=tmp_path, secret_key="x", allowed_origins="a.example")
+    settings = Settings(data_dir=tmp_path, secret_key=SECRET, allowed_origins="a.example")
     with pytest.raises(ValueError, match=r"KODAMA_ALLOWED_ORIGINS: 'a\.example' is not an origin"):
         create_app(settings)

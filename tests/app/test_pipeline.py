@@ -33,6 +33,7 @@ from app.services.rows import (
     Stored,
     rows_for,
 )
+from tests.app.conftest import SECRET
 
 pytestmark = pytest.mark.anyio
 
@@ -52,7 +53,7 @@ class Instances:
         self.url = url
         self.engines: list[AsyncEngine] = []
         self.services: list[GameService] = []
-        self.settings = Settings(database_url=url, data_dir=tmp_path, secret_key="x")
+        self.settings = Settings(database_url=url, data_dir=tmp_path, secret_key=SECRET)
 
     def make(self, rows: GameRows | None = None, *, core: bool = False) -> GameService:
         """core: SQLAlchemy Core rows (the fallback) instead of the database's fastest."""

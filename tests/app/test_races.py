@@ -32,7 +32,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     # point here, not an abuse.
     with running(
         tmp_path,
-        "races-test",
+        "races-C6sTmq6Z-392FaCDXbMQQbvLH48w8SkA",
         url,
         KODAMA_RATELIMIT_CHALLENGE_BURST="10000",
         KODAMA_RATELIMIT_CHALLENGE_PER_S="1000",

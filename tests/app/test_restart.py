@@ -22,7 +22,7 @@ TRY_GAME = ["b1c2", "b4a3", "c2c3", "a3a2", "c3c4"]  # first's lion takes c4: a 
 @pytest.fixture(params=["sqlite", "postgres"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
-    with running(tmp_path, "restart-test", url) as srv:
+    with running(tmp_path, "restart-Ju0PunOExpvNtwlKyv-T5F2iCp_XnaHs", url) as srv:
         yield srv
 
 

@@ -32,7 +32,9 @@ def server(
     url = None
     if request.param == "postgres":
         url = request.getfixturevalue("postgres").create_database(f"bots_{next(_databases)}")
-    with running(data, "bot-tests", url, KODAMA_BUILTIN_BOTS="true") as srv:
+    with running(
+        data, "bot-tests-NvKLJPKUgPK5y9LFX_A9ZVUsSxjRCuTG", url, KODAMA_BUILTIN_BOTS="true"
+    ) as srv:
         srv.tokens = {name: register_bot(srv.base, name) for name in ("alpha", "beta")}  # type: ignore[attr-defined]
         yield srv
 

@@ -26,7 +26,9 @@ playwright_sync = pytest.importorskip("playwright.sync_api")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(tmp_path_factory.mktemp("browser-bot"), "browser-bot-tests") as srv:
+    with running(
+        tmp_path_factory.mktemp("browser-bot"), "browser-bot-bgtppQ2Z-vbrPRbaC0lF7DLBCeBgF5lv"
+    ) as srv:
         yield srv
 
 

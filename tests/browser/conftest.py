@@ -51,7 +51,9 @@ def ensure_chromium() -> Path:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(tmp_path_factory.mktemp("browser-server"), "browser-tests") as srv:
+    with running(
+        tmp_path_factory.mktemp("browser-server"), "browser-wLPM5-LAoWHFGFVAEQGN9aqGmpt9yYbK"
+    ) as srv:
         yield srv
 
 
