@@ -57,7 +57,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.start()
         sessions = make_sessionmaker(db)
         service = GameService(sessions, hub, settings, is_postgres=not settings.is_sqlite)
-        presence = Presence(now_ms)
+        # A game nobody here watches is remembered for the longer grace period: a claimant
+        # who reloads the page keeps the opponent's count; one away that long starts anew.
+        grace_seconds = max(settings.gone_seconds, settings.gone_unmoved_seconds)
+        presence = Presence(now_ms, keep_idle_ms=round(grace_seconds * 1000))
         service.gone_for_ms = presence.gone_for_ms
         service.listeners.append(lambda game: presence.changed(game.id, game.ply))
         accounts = AccountService(sessions)
