@@ -169,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(
             {"error": str(exc.detail), "code": codes.get(exc.status_code, "http.error")},
             status_code=exc.status_code,
+            headers=exc.headers,  # a 405's Allow: the methods the route has
         )
 
     app.include_router(games.router)
