@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engine
 
-from .api import docs, ws
+from .api import docs, openapi, ws
 from .api.deps import Services
 from .api.headers import SecurityHeaders
 from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
@@ -181,6 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(export.router)
     app.include_router(ws.router)
     app.include_router(docs.router)
+    openapi.install(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page(name: str) -> Callable[..., Awaitable[FileResponse]]:

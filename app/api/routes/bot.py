@@ -271,7 +271,8 @@ async def player_game_stream(
 def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> APIRouter:
     router = APIRouter(prefix=f"/api/{kind}", tags=[kind])
     Who = Annotated[Caller, Depends(who_dependency)]
-    ACTION_ERRORS = errors(400, 401, 403, 404, 409, 422, 429)
+    ACTION_ERRORS = errors(400, 401, 403, 404, 409, 429)
+    MOVE_ERRORS = errors(400, 401, 403, 404, 409, 422, 429)  # 422: move.illegal
 
     @router.get(
         "/game/stream/{game_id}",
@@ -289,7 +290,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
     @router.post(
         "/game/{game_id}/move/{move}",
         response_model=DoneOut,
-        responses=ACTION_ERRORS,
+        responses=MOVE_ERRORS,
         summary="Make a move",
     )
     async def make_move(
