@@ -65,4 +65,6 @@ async def uncancelled(work: Awaitable[T]) -> T:
 def _settled(task: asyncio.Future[Any]) -> None:
     _finishing.discard(task)
     if not task.cancelled():
-        task.exception()  # seen: the caller, if still there, got it; if gone, nobody needs it
+        # Marked as seen: a caller still waiting got the exception; a read whose caller is
+        # gone (its stream closed) has nobody left to tell.
+        task.exception()

@@ -112,13 +112,15 @@ def test_sockets_left_while_a_reply_is_pending_leave_no_traceback(server: Server
     assert log.count('"WebSocket /ws/game/no-such-game" [accepted]') == 40
 
 
-def test_game_streams_dropped_at_once_leave_no_traceback(server: Server):
+def test_streams_dropped_at_once_leave_no_traceback(server: Server):
     alice, game_id = _started_game(server)
     for _ in range(40):
-        with alice.stream("GET", f"/api/stream/game/{game_id}"):
-            pass  # closed before its first line is read: its reads are under way
+        for path in (f"/api/stream/game/{game_id}", "/api/stream/event"):
+            with alice.stream("GET", path):
+                pass  # closed before its first line is read: its reads are under way
     log = _stopped_without_traceback(server, game_id, alice)
     assert log.count(f"GET /api/stream/game/{game_id} HTTP/1.1") == 40
+    assert log.count("GET /api/stream/event HTTP/1.1") == 40
 
 
 def test_a_message_up_to_the_frame_limit_is_refused_with_an_error_and_the_socket_stays(
