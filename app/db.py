@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import (
@@ -42,3 +44,27 @@ def make_engine(url: str) -> AsyncEngine:
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+T = TypeVar("T")
+_finishing: set[asyncio.Future[Any]] = set()
+
+
+async def uncancelled(work: Awaitable[T]) -> T:
+    """Await ``work``, which runs to its end even if the caller is cancelled meanwhile (the
+    caller still is). A streamed response is cancelled through an anyio cancel scope when
+    its client leaves, and such a scope cancels every later await too: a query caught in it
+    cannot even close its connection, and SQLAlchemy logs a traceback while trying to
+    "terminate" it (aiosqlite < 0.22 cannot), losing the connection."""
+    task = asyncio.ensure_future(work)
+    _finishing.add(task)
+    task.add_done_callback(_settled)
+    return await asyncio.shield(task)
+
+
+def _settled(task: asyncio.Future[Any]) -> None:
+    _finishing.discard(task)
+    if not task.cancelled():
+        # Marked as seen: a caller still waiting got the exception; a read whose caller is
+        # gone (its stream closed) has nobody left to tell.
+        task.exception()

@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engine
 
-from .api import docs, ws
+from .api import docs, openapi, ws
 from .api.deps import Services
 from .api.headers import SecurityHeaders
 from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
@@ -58,7 +58,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.start()
         sessions = make_sessionmaker(db)
         service = GameService(sessions, hub, settings, is_postgres=not settings.is_sqlite)
-        presence = Presence(now_ms)
+        # A game nobody here watches is remembered for the longer grace period: a claimant
+        # who reloads the page keeps the opponent's count; one away that long starts anew.
+        grace_seconds = max(settings.gone_seconds, settings.gone_unmoved_seconds)
+        presence = Presence(now_ms, keep_idle_ms=round(grace_seconds * 1000))
         service.gone_for_ms = presence.gone_for_ms
         service.listeners.append(lambda game: presence.changed(game.id, game.ply))
         accounts = AccountService(sessions)
@@ -169,6 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(
             {"error": str(exc.detail), "code": codes.get(exc.status_code, "http.error")},
             status_code=exc.status_code,
+            headers=exc.headers,  # a 405's Allow: the methods the route has
         )
 
     app.include_router(games.router)
@@ -180,6 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(export.router)
     app.include_router(ws.router)
     app.include_router(docs.router)
+    openapi.install(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page(name: str) -> Callable[..., Awaitable[FileResponse]]:

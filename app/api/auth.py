@@ -23,7 +23,7 @@ from ..identity import display_name
 from ..services.accounts import BOT, SCOPES
 from ..services.errors import ServiceError
 from ..services.games import Identity
-from .deps import ServicesDep, get_identity
+from .deps import ServicesDep, get_identity, player_cookie
 
 ALL_SCOPES = frozenset(SCOPES)
 # Declares the scheme in /openapi.json (the docs page's "Authorize" button); the header
@@ -107,13 +107,15 @@ def _check(scopes: tuple[str, ...]) -> frozenset[str]:
 
 
 def caller(*scopes: str) -> Callable[..., Awaitable[Caller]]:
-    """A dependency: the caller, by token (holding these scopes) or by cookie."""
+    """A dependency: the caller, by token (holding these scopes) or by cookie (both are
+    declared in /openapi.json as alternatives)."""
     required = _check(scopes)
 
     async def dependency(
         request: Request,
         services: ServicesDep,
         _credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+        _cookie: Annotated[str | None, Depends(player_cookie)],
     ) -> Caller:
         return await resolve(request, services, required)
 
@@ -128,6 +130,7 @@ def account_caller(*scopes: str) -> Callable[..., Awaitable[Caller]]:
         request: Request,
         services: ServicesDep,
         _credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+        _cookie: Annotated[str | None, Depends(player_cookie)],
     ) -> Caller:
         return require_account(await resolve(request, services, required))
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.security import APIKeyCookie
 
 from ..core.config import Settings
 from ..identity import COOKIE, Identities
@@ -48,7 +49,19 @@ def get_services(request: Request) -> Services:
     return services
 
 
-def get_identity(request: Request) -> Identity:
+# Declares the browser's identity cookie in /openapi.json; the identity middleware reads it
+# (app/main.py) and gives a new identity to a visitor without a valid one.
+player_cookie = APIKeyCookie(
+    name=COOKIE,
+    scheme_name="PlayerCookie",
+    auto_error=False,
+    description="the browser's identity, signed by the server; set on the first visit",
+)
+
+
+def get_identity(
+    request: Request, _cookie: Annotated[str | None, Depends(player_cookie)] = None
+) -> Identity:
     """The visitor's identity; the middleware has given one to every request."""
     who: Identity = request.state.identity
     return who
@@ -57,4 +70,4 @@ def get_identity(request: Request) -> Identity:
 ServicesDep = Annotated[Services, Depends(get_services)]
 CurrentPlayer = Annotated[Identity, Depends(get_identity)]
 
-__all__ = ["COOKIE", "CurrentPlayer", "Services", "ServicesDep", "get_identity"]
+__all__ = ["COOKIE", "CurrentPlayer", "Services", "ServicesDep", "get_identity", "player_cookie"]

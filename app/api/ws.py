@@ -10,10 +10,11 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
 
 from ..identity import COOKIE
 from ..realtime.hub import RESYNC
@@ -31,7 +32,10 @@ PLAYER_CHAT = '{"type":"chat","room":"player"'  # how app/api/routes/bot.py writ
 
 class Connection:
     """One socket: sends are serialised (a reply and a broadcast may race). ``side`` is the
-    seat of its player, or None for a spectator (it changes when the player gets a seat)."""
+    seat of its player, or None for a spectator (it changes when the player gets a seat).
+
+    A client may leave at any moment, a reply still pending: every way a send or a close can
+    then fail becomes ``WebSocketDisconnect``, the one exception the handlers expect."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
@@ -39,11 +43,31 @@ class Connection:
         self._lock = asyncio.Lock()
 
     async def send(self, text: str) -> None:
-        async with self._lock:
+        async with self._lock, _client_gone():
             await self.ws.send_text(text)
 
     async def send_json(self, data: dict[str, Any]) -> None:
         await self.send(json.dumps(data, separators=(",", ":")))
+
+    async def close(self, code: int) -> None:
+        async with self._lock, _client_gone():
+            await self.ws.close(code=code)
+
+
+@contextlib.asynccontextmanager
+async def _client_gone() -> AsyncIterator[None]:
+    """A send to a client that left fails differently by the moment and by the server's
+    WebSocket implementation: Starlette's ``WebSocketDisconnect`` (uvicorn's
+    ``ClientDisconnected``, an ``OSError``, once the connection is lost),
+    ``WebSocketDisconnected`` (a ``RuntimeError``: a send after a failed one), uvicorn's
+    ``RuntimeError`` for a send after it answered the client's close, or the ``websockets``
+    library's ``ConnectionClosed``. Sending text does nothing else that could raise these."""
+    try:
+        yield
+    except WebSocketDisconnect:
+        raise
+    except (OSError, RuntimeError, ConnectionClosed) as exc:
+        raise WebSocketDisconnect(1006) from exc
 
 
 def _error(code: str, message: str, ply: int | None) -> dict[str, Any]:
@@ -60,8 +84,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     try:
         game = await service.get(game_id)
     except ServiceError as exc:
-        await conn.send_json(_error(exc.code, exc.message, None))
-        await ws.close(code=4404)
+        with contextlib.suppress(WebSocketDisconnect):
+            await conn.send_json(_error(exc.code, exc.message, None))
+            await conn.close(4404)
         return
     conn.side = None if who is None else service.seat_of(game, who.id)
     presence = services.presence

@@ -1,24 +1,36 @@
 """Who is connected to which game, on this instance: players online by seat, spectators,
 and since when a seat has been empty. Kept in memory, so that announcing a departure never
-needs the database (a closing socket's handler may be cancelled at any moment)."""
+needs the database (a closing socket's handler may be cancelled at any moment).
+
+What is kept for a game nobody here is connected to any more is forgotten ``keep_idle_ms``
+after its last connection closed (docs/decisions.md, "Presence is forgotten"): memory follows
+the games being watched, not every game ever watched."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
 
+SIDES = ("first", "second")
+
 
 class Presence:
-    def __init__(self, clock_ms: Callable[[], int]) -> None:
-        self._now = clock_ms
+    def __init__(self, clock_ms: Callable[[], int], keep_idle_ms: int = 0) -> None:
+        self.now = clock_ms
+        self.keep_idle_ms = keep_idle_ms
         self._seats: dict[str, dict[str, int]] = defaultdict(dict)  # game -> side -> sockets
         self._spectators: dict[str, int] = defaultdict(int)
         self._gone_since: dict[tuple[str, str], int] = {}  # (game, side) -> last socket closed
         self._watched_since: dict[str, int] = {}  # game -> first seen on this instance
+        # game -> when its last socket here closed; oldest first (entries are appended as
+        # they happen and removed on a join), so forgetting stops at the first recent one.
+        self._idle_since: dict[str, int] = {}
         self.ply: dict[str, int] = {}  # game -> latest ply known here (for the messages)
 
     def join(self, game_id: str, side: str | None) -> None:
-        self._watched_since.setdefault(game_id, self._now())
+        self._forget_idle()
+        self._idle_since.pop(game_id, None)
+        self._watched_since.setdefault(game_id, self.now())
         if side is None:
             self._spectators[game_id] += 1
             return
@@ -36,14 +48,36 @@ class Presence:
             seats[side] = seats.get(side, 1) - 1
             if seats[side] <= 0:
                 del seats[side]
-                self._gone_since[(game_id, side)] = self._now()
+                self._gone_since[(game_id, side)] = self.now()
             if not seats:
                 del self._seats[game_id]
+        if not self._connected(game_id):
+            self._idle_since.pop(game_id, None)  # re-added last: the order is the time order
+            self._idle_since[game_id] = self.now()
+        self._forget_idle()
 
     def forget_if_idle(self, game_id: str) -> None:
-        """Drop what is kept for a game nobody here is connected to any more."""
-        if game_id not in self._seats and game_id not in self._spectators:
+        """Drop the ply kept for a game nobody here is connected to any more (it is only
+        kept up to date while someone is)."""
+        if not self._connected(game_id):
             self.ply.pop(game_id, None)
+
+    def _connected(self, game_id: str) -> bool:
+        return game_id in self._seats or game_id in self._spectators
+
+    def _forget_idle(self) -> None:
+        """Forget the games idle here for ``keep_idle_ms``: a seat's "gone since" and when the
+        game was first seen. A player coming back later finds the game as if this instance
+        had never seen it: the opponent's absence counts from that return."""
+        horizon = self.now() - self.keep_idle_ms
+        while self._idle_since:
+            game_id, since = next(iter(self._idle_since.items()))
+            if since > horizon:
+                return
+            del self._idle_since[game_id]
+            self._watched_since.pop(game_id, None)
+            for side in SIDES:
+                self._gone_since.pop((game_id, side), None)
 
     def online(self, game_id: str, side: str) -> bool:
         return side in self._seats.get(game_id, {})
@@ -60,13 +94,14 @@ class Presence:
         seen here counts as gone since this instance first saw the game."""
         if self.online(game_id, side):
             return None
+        self._forget_idle()
         since = self._gone_since.get((game_id, side), self._watched_since.get(game_id))
-        return 0 if since is None else max(0, self._now() - since)
+        return 0 if since is None else max(0, self.now() - since)
 
     def message(self, game_id: str) -> dict[str, object]:
         return {
             "type": "presence",
             "ply": self.ply.get(game_id),
-            "online": {side: self.online(game_id, side) for side in ("first", "second")},
+            "online": {side: self.online(game_id, side) for side in SIDES},
             "spectators": self.spectators(game_id),
         }

@@ -4,8 +4,17 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
-from tests.app.conftest import Player, invite_token, move_at, receive, send, started_game
+from tests.app.conftest import (
+    FakeClock,
+    Player,
+    invite_token,
+    move_at,
+    receive,
+    send,
+    started_game,
+)
 
 
 def _presence_until(ws, online: dict[str, bool]) -> dict[str, object]:
@@ -95,3 +104,76 @@ def test_a_random_colour_creator_counts_as_online_once_seated(alice: Player, bob
         assert shown is not None
         assert shown["spectators"] == 0
         assert True in shown["online"].values()
+
+
+def _two_moves_then_both_leave(alice: Player, bob: Player, game_id: str, clock: FakeClock) -> None:
+    """Both move (the long grace applies to each), bob leaves, and 10 s later alice too."""
+    with alice.socket(game_id) as a:
+        receive(a, "state")
+        with bob.socket(game_id) as b:
+            receive(b, "state")
+            send(a, type="move", move="b2b3", ply=0)
+            move_at(b, 1)
+            send(b, type="move", move="b4b3", ply=1)
+            move_at(a, 2)
+        _presence_until(a, {"first": True, "second": False})
+        clock.advance(10)
+    _until_server_saw_first_leave(alice, game_id)
+
+
+def _until_server_saw_first_leave(alice: Player, game_id: str) -> None:
+    """The test client's close does not wait for the server to see the socket go; the time
+    of the departure is the fake clock's when it does."""
+    app: Any = alice.client.app  # the FastAPI app (typed as any ASGI app)
+    presence = app.state.services.presence
+    for _ in range(500):
+        if not presence.online(game_id, "first"):
+            return
+        time.sleep(0.01)
+    raise AssertionError("the server never saw first's socket close")
+
+
+def _claim(alice: Player, game_id: str) -> dict[str, object]:
+    with alice.socket(game_id) as a:
+        receive(a, "state")
+        send(a, type="claim", result="victory")
+        for _ in range(20):
+            answer: dict[str, object] = a.receive_json()
+            if answer["type"] in ("error", "state"):
+                break
+        else:
+            raise AssertionError("the claim got no answer")
+    _until_server_saw_first_leave(alice, game_id)
+    return answer
+
+
+def test_a_claimant_back_within_the_grace_period_keeps_the_opponents_count(make_client):
+    client = make_client(gone_seconds=30, gone_unmoved_seconds=15)
+    clock = FakeClock()
+    client.app.state.services.presence.now = clock
+    alice, bob = Player(client, "alice"), Player(client, "bob")
+    game_id = started_game(alice, bob)
+    _two_moves_then_both_leave(alice, bob, game_id, clock)
+    clock.advance(19)  # nobody here for 19 s (a page reloading slowly): still remembered
+    assert _claim(alice, game_id)["code"] == "claim.too_early"  # bob gone 29 s
+    clock.advance(1)
+    claimed = _claim(alice, game_id)
+    assert claimed["type"] == "state"
+    assert claimed["game"]["result"] == {  # type: ignore[index]
+        "winner": "first", "reason": "opponent_gone", "status": "timeout",
+    }  # fmt: skip
+
+
+def test_a_claimant_away_for_the_grace_period_too_finds_the_count_started_anew(make_client):
+    client = make_client(gone_seconds=30, gone_unmoved_seconds=15)
+    clock = FakeClock()
+    client.app.state.services.presence.now = clock
+    alice, bob = Player(client, "alice"), Player(client, "bob")
+    game_id = started_game(alice, bob)
+    _two_moves_then_both_leave(alice, bob, game_id, clock)
+    clock.advance(30)  # nobody here for the whole 30 s: the game is forgotten
+    assert _claim(alice, game_id)["code"] == "claim.too_early"  # bob gone "since now"
+    clock.advance(29)
+    assert _claim(alice, game_id)["code"] == "claim.too_early"
+    clock.advance(1)
+    assert _claim(alice, game_id)["type"] == "state"

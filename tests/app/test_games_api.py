@@ -593,3 +593,20 @@ def test_wrong_method(client: TestClient, method: str, path: str):
     response = client.request(method, path)
     client.cookies.clear()
     assert_error(response, 405, "method.not_allowed")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("DELETE", "/api/lobby", "GET"),
+        ("GET", "/api/games/abc/cancel", "POST"),
+        ("PUT", "/api/games/abc", "GET"),
+    ],
+)
+def test_a_wrong_method_answer_says_which_methods_the_route_has(
+    client: TestClient, method: str, path: str, allowed: str
+):
+    response = client.request(method, path)
+    client.cookies.clear()
+    assert_error(response, 405, "method.not_allowed")
+    assert response.headers["allow"] == allowed

@@ -7,13 +7,16 @@ the messages are read up to the ``pong`` (the error reply is sent before the pin
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
+from websockets.exceptions import ConnectionClosed
 
+from app.api.ws import Connection
 from tests.app.conftest import Player, receive, send, started_game
 
 LIMIT = 4096  # Settings.max_message_bytes
@@ -445,3 +448,36 @@ def test_presence_shows_players_online_and_the_spectator_count(
             presence_until(a, True, False, 1)
     with bob.socket(game_id) as b:  # alice has gone
         presence_until(b, False, True, 0)
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        pytest.param(OSError("connection lost"), id="uvicorn-ClientDisconnected"),
+        pytest.param(
+            RuntimeError(
+                "Unexpected ASGI message 'websocket.send', after sending 'websocket.close'."
+            ),
+            id="uvicorn-after-close",
+        ),
+        pytest.param(WebSocketDisconnected("Cannot call send once closed"), id="starlette"),
+        pytest.param(ConnectionClosed(None, None), id="websockets"),
+        pytest.param(WebSocketDisconnect(1006), id="starlette-disconnect"),
+    ],
+)
+def test_a_send_or_close_to_a_client_that_left_is_one_disconnect(failure: Exception):
+    """However the server's WebSocket implementation reports a client gone, the handlers see
+    WebSocketDisconnect (which they expect) and nothing else."""
+
+    class Gone:
+        async def send_text(self, _text: str) -> None:
+            raise failure
+
+        async def close(self, code: int) -> None:
+            raise failure
+
+    conn = Connection(Gone())  # type: ignore[arg-type]
+    with pytest.raises(WebSocketDisconnect):
+        asyncio.run(conn.send_json({"type": "pong", "ply": 0}))
+    with pytest.raises(WebSocketDisconnect):
+        asyncio.run(conn.close(4404))

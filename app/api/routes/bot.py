@@ -25,6 +25,7 @@ from starlette.background import BackgroundTask
 
 import engine
 
+from ...db import uncancelled
 from ...models import ChatLine, Game
 from ...realtime.hub import CLOSING, RESYNC
 from ...schemas import ErrorOut
@@ -155,6 +156,11 @@ def opponent_gone(services: Services, game_id: str, side: str, ply: int) -> dict
     return {"type": "opponentGone", "gone": True, "claimWinInSeconds": seconds}
 
 
+async def current_state(services: Services, game_id: str) -> dict[str, Any]:
+    games = services.games
+    return await games.state(await games.get(game_id))
+
+
 async def follow(
     services: Services,
     game_id: str,
@@ -172,14 +178,14 @@ async def follow(
     try:
         async with services.hub.subscribe(game_channel(game_id)) as sub:
             # Subscribed before reading: no change can fall between the read and the stream.
-            game = await games.get(game_id)
+            game = await uncancelled(games.get(game_id))
             presence.ply[game.id] = game.ply
             presence.join(game.id, side)
             joined = True
             await services.publish_presence(game.id)
-            state = await games.state(game)
+            state = await uncancelled(games.state(game))
             moves: list[str] = list(state["moves"])
-            yield line(await first(game, state))
+            yield line(await uncancelled(first(game, state)))
             if state["status"] in ENDED:
                 return
             seen = (state["ply"], state["status"], state["drawOffer"])
@@ -209,7 +215,7 @@ async def follow(
                     live = data["game"]
                     moves = list(data["game"]["moves"])
                 if kind == "resync" or text == RESYNC:
-                    live = await games.state(await games.get(game.id))
+                    live = await uncancelled(current_state(services, game.id))
                     moves = list(live["moves"])
                 if kind == "chat" and (side is not None or data.get("room") == "spectator"):
                     yield line(
@@ -265,7 +271,8 @@ async def player_game_stream(
 def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> APIRouter:
     router = APIRouter(prefix=f"/api/{kind}", tags=[kind])
     Who = Annotated[Caller, Depends(who_dependency)]
-    ACTION_ERRORS = errors(400, 401, 403, 404, 409, 422, 429)
+    ACTION_ERRORS = errors(400, 401, 403, 404, 409, 429)
+    MOVE_ERRORS = errors(400, 401, 403, 404, 409, 422, 429)  # 422: move.illegal
 
     @router.get(
         "/game/stream/{game_id}",
@@ -283,7 +290,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
     @router.post(
         "/game/{game_id}/move/{move}",
         response_model=DoneOut,
-        responses=ACTION_ERRORS,
+        responses=MOVE_ERRORS,
         summary="Make a move",
     )
     async def make_move(
@@ -520,7 +527,7 @@ async def events(
 
     try:
         async with services.hub.subscribe(player_channel(who.identity.id)) as sub:
-            for data in await opening_events(services, who.identity, base):
+            for data in await uncancelled(opening_events(services, who.identity, base)):
                 if fresh(data):
                     yield line(data)
             while True:
@@ -531,7 +538,7 @@ async def events(
                 if text == CLOSING:
                     return  # the server is shutting down: the bot reconnects
                 found = (
-                    await opening_events(services, who.identity, base)
+                    await uncancelled(opening_events(services, who.identity, base))
                     if text == RESYNC
                     else [json.loads(text)]
                 )

@@ -23,7 +23,7 @@ from ..deps import CurrentPlayer, ServicesDep
 
 router = APIRouter(prefix="/api", tags=["games"])
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 422)
+    code: {"model": ErrorOut} for code in (400, 403, 404, 409)
 }
 
 
