@@ -89,11 +89,11 @@ def test_a_form_body_with_dotted_names_as_lichess_clients_post(alice, robot):
     assert data["color"] == "black"
 
 
-def test_no_clock_and_days_mean_an_unlimited_game(alice, robot):
+def test_no_clock_is_unlimited_and_days_a_correspondence_game(alice, robot):
     assert challenge(alice, "robot")["timeControl"] == {"type": "unlimited"}
     data = challenge(alice, "robot", days=3)
-    assert data["timeControl"] == {"type": "unlimited"} and data["days"] == 3
-    assert data["speed"] == "correspondence"
+    assert data["timeControl"] == {"type": "correspondence", "daysPerTurn": 3}
+    assert data["days"] == 3 and data["speed"] == "correspondence"
 
 
 @pytest.mark.parametrize(
