@@ -406,3 +406,17 @@ def test_the_new_endpoints_are_in_the_openapi_schema_with_their_models(client):
         assert model in schema["components"]["schemas"]
     for path in ("/api/token/test", "/api/users", "/api/games/export/_ids"):
         assert set(paths[path]["post"]["requestBody"]["content"]) == {"text/plain"}
+
+
+def test_the_multi_game_exports_count_as_streams_in_the_rate_limits(make_client):
+    client = make_client(ratelimit_stream_burst=2, ratelimit_stream_per_s=0.01)
+    alice = Account(client, "alice")
+    assert alice.get("/api/games/user/alice").status_code == 200
+    ids = post_text(client, "/api/games/export/_ids", "nothere", **alice.headers)
+    assert ids.status_code == 200 and ids.text == ""
+    body = assert_error(alice.get("/api/games/user/alice"), 429, "ratelimit")
+    assert body["ratelimit"]["key"] == "stream"
+    refused = post_text(client, "/api/games/export/_ids", "nothere", **alice.headers)
+    assert_error(refused, 429, "ratelimit")
+    # A single game's export is not a stream.
+    assert_error(get(client, "/game/export/nothere"), 404, "game.not_found")
