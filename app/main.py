@@ -20,7 +20,7 @@ from .api import docs, openapi, ws
 from .api.deps import Services
 from .api.headers import SecurityHeaders
 from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
-from .api.routes import account, bot, challenges, export, games
+from .api.routes import account, bot, challenges, export, games, users
 from .body_limit import BodyLimit
 from .core.config import Settings, get_settings
 from .db import make_engine, make_sessionmaker
@@ -182,6 +182,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(bot.board_router)
     app.include_router(challenges.router)
     app.include_router(export.router)
+    app.include_router(export.lichess_router)
+    app.include_router(users.router)
     app.include_router(ws.router)
     app.include_router(docs.router)
     openapi.install(app)

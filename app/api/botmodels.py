@@ -120,6 +120,9 @@ class GameFullEvent(Strict):
     initialFen: str
     state: GameStateEvent
     rules: dict[str, str] = Field(description="the rule options in force")
+    daysPerTurn: int | None = Field(
+        default=None, description="a correspondence challenge's days (the game has no clock)"
+    )
 
 
 class ChatLineEvent(Strict):
@@ -187,10 +190,11 @@ class GameEvent(Strict):
 
 
 class TimeControlOut(Strict):
-    type: Literal["clock", "unlimited"]
+    type: Literal["clock", "correspondence", "unlimited"]
     limit: int | None = Field(default=None, description="seconds")
     increment: int | None = Field(default=None, description="seconds")
-    show: str | None = None
+    show: str | None = Field(default=None, description='as lichess: "5+3", "½+0", "0.33+1"')
+    daysPerTurn: int | None = Field(default=None, description="correspondence: the days asked")
 
 
 class ChallengeUserOut(Strict):
@@ -312,3 +316,42 @@ class GameExportOut(Strict):
 
 class ExportLine(RootModel[GameExportOut | GameStateEvent | ChatLineEvent]):
     """One line of a spectator's stream (first the game; empty lines are keep-alives)."""
+
+
+# ---- lichess's game export (/game/export/{id}, /api/games/user/{username}) --------------------
+class LichessUser(Strict):
+    name: str
+    id: str
+    title: str | None = Field(default=None, description='"BOT" for a bot account; absent else')
+
+
+class LichessSeat(Strict):
+    user: LichessUser | None = Field(default=None, description="absent: a free seat")
+
+
+class LichessPlayers(Strict):
+    white: LichessSeat
+    black: LichessSeat
+
+
+class LichessGameOut(Strict):
+    """A game as lichess's game export JSON (and one line of the multi-game exports)."""
+
+    id: str
+    rated: bool
+    variant: str = Field(description="the game id (lichess: the variant key)")
+    speed: str = Field(description="ultraBullet … classical; correspondence without a clock")
+    perf: str = Field(description="the game id: a variant game's perf is its variant")
+    createdAt: int
+    lastMoveAt: int = Field(description="the last move, the end, or the creation")
+    status: str
+    source: Literal["friend", "lobby"]
+    players: LichessPlayers
+    winner: Color | None = Field(default=None, description="absent for none")
+    moves: str | None = Field(default=None, description="absent with moves=false")
+    clock: ExportClock | None = Field(default=None, description="absent without a clock")
+    daysPerTurn: int | None = Field(default=None, description="a correspondence challenge's")
+    initialFen: str = Field(description="the start position (docs/notation.md)")
+    lastFen: str = Field(description="the position now")
+    rules: dict[str, str] = Field(description="the rule options in force")
+    pgn: str | None = Field(default=None, description="the text record, with pgnInJson=true")

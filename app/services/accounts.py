@@ -10,7 +10,7 @@ import asyncio
 import hashlib
 import re
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -318,3 +318,22 @@ class AccountService:
             )
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 raise ServiceError("token.not_found", f"no token {token_id!r}", 404)
+
+    async def test_tokens(self, tokens: Sequence[str]) -> dict[str, TokenOwner | None]:
+        """Each token's account and scopes, or None (unknown, revoked, malformed): one read
+        for them all, and no token counts as used by being tested."""
+        hashes = {token_hash(t): t for t in tokens if t.startswith(TOKEN_PREFIX) and len(t) <= 100}
+        found: dict[str, TokenOwner | None] = dict.fromkeys(tokens)
+        if not hashes:
+            return found
+        async with self.sessions() as session:
+            stmt = (
+                select(ApiToken, Player)
+                .join(Player, Player.id == ApiToken.player_id)
+                .where(ApiToken.token_hash.in_(hashes), ApiToken.revoked_ms.is_(None))
+            )
+            for entry, player in (await session.execute(stmt)).all():
+                found[hashes[entry.token_hash]] = TokenOwner(
+                    entry.id, frozenset(entry.scopes.split()), player
+                )
+        return found

@@ -115,12 +115,27 @@ class Terms:
         return None if self.limit is None else self.limit * 1000
 
 
+# lichess writes these clock limits as fractions of a minute ("¼+0").
+MINUTE_FRACTIONS = {15: "¼", 30: "½", 45: "¾"}
+
+
+def clock_show(limit: int, increment: int) -> str:
+    """lichess's ``timeControl.show``: minutes + seconds, a sub-minute clock as a fraction
+    (``¼+0``, ``½+0``, ``¾+0``) or with at most two decimals (``0.33+1``, ``1.5+0``)."""
+    if limit % 60 == 0:
+        minutes = str(limit // 60)
+    else:
+        minutes = MINUTE_FRACTIONS.get(limit) or f"{limit / 60:.2f}".rstrip("0").rstrip(".")
+    return f"{minutes}+{increment}"
+
+
 def time_control(challenge: Challenge) -> dict[str, Any]:
     if challenge.clock_limit is None:
+        if challenge.days is not None:
+            return {"type": "correspondence", "daysPerTurn": challenge.days}
         return {"type": "unlimited"}
     limit, inc = challenge.clock_limit, challenge.clock_increment or 0
-    shown = f"{limit // 60}" if limit % 60 == 0 else f"{limit / 60:g}"
-    return {"type": "clock", "limit": limit, "increment": inc, "show": f"{shown}+{inc}"}
+    return {"type": "clock", "limit": limit, "increment": inc, "show": clock_show(limit, inc)}
 
 
 def user_json(info: PlayerInfo | None) -> dict[str, Any] | None:

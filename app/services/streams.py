@@ -147,10 +147,16 @@ def game_state(live: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
 
 
 def game_full(
-    game: Game, live: Mapping[str, Any], moves: Sequence[str], players: Mapping[str, PlayerInfo]
+    game: Game,
+    live: Mapping[str, Any],
+    moves: Sequence[str],
+    players: Mapping[str, PlayerInfo],
+    days: int | None = None,
 ) -> dict[str, Any]:
+    """``days``: the correspondence days of the challenge it came from (lichess's
+    ``daysPerTurn``); the game itself has no clock."""
     rules = engine.get_game(game.variant, **game.rules)
-    return {
+    data = {
         "type": "gameFull",
         "id": game.id,
         "variant": variant_json(game.variant),
@@ -167,6 +173,9 @@ def game_full(
         "state": game_state(live, moves),
         "rules": dict(game.rules),
     }
+    if days is not None:
+        data["daysPerTurn"] = days
+    return data
 
 
 def event_game(

@@ -89,11 +89,11 @@ def test_a_form_body_with_dotted_names_as_lichess_clients_post(alice, robot):
     assert data["color"] == "black"
 
 
-def test_no_clock_and_days_mean_an_unlimited_game(alice, robot):
+def test_no_clock_is_unlimited_and_days_a_correspondence_game(alice, robot):
     assert challenge(alice, "robot")["timeControl"] == {"type": "unlimited"}
     data = challenge(alice, "robot", days=3)
-    assert data["timeControl"] == {"type": "unlimited"} and data["days"] == 3
-    assert data["speed"] == "correspondence"
+    assert data["timeControl"] == {"type": "correspondence", "daysPerTurn": 3}
+    assert data["days"] == 3 and data["speed"] == "correspondence"
 
 
 @pytest.mark.parametrize(
@@ -134,7 +134,7 @@ def test_a_body_that_is_not_json_nor_a_form_is_refused(alice, robot):
     )
     assert_error(response, 400, "request.invalid")
     huge = {"variant": "dobutsu", "rules": {f"o{i}": "x" * 100 for i in range(200)}}
-    assert_error(alice.post("/api/challenge/robot", huge), 400, "request.invalid")
+    assert_error(alice.post("/api/challenge/robot", huge), 413, "request.too_large")
     assert pending(robot) == {"in": [], "out": []}
 
 

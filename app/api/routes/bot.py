@@ -29,6 +29,7 @@ from ...db import uncancelled
 from ...models import ChatLine, Game
 from ...realtime.hub import CLOSING, RESYNC
 from ...schemas import ErrorOut
+from ...services import exports
 from ...services.errors import ServiceError
 from ...services.games import ENDED, Identity, game_channel, other
 from ...services.streams import (
@@ -37,7 +38,6 @@ from ...services.streams import (
     game_full,
     game_state,
     line,
-    load_players,
     next_message,
     player_channel,
 )
@@ -261,8 +261,8 @@ async def player_game_stream(
         raise ServiceError("game.not_player", "you are not playing in this game", 403)
 
     async def first(game: Game, state: dict[str, Any]) -> dict[str, Any]:
-        players = await load_players(services.games.sessions, (game.first_id, game.second_id))
-        return game_full(game, state, state["moves"], players)
+        context = await exports.context_of(services.games.sessions, [game])
+        return game_full(game, state, state["moves"], context.players, context.days(game))
 
     return NDJSONResponse(follow(services, game_id, side, first))
 

@@ -5,20 +5,24 @@ until the game ends."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 import engine
 
 from ...models import Game
-from ...services import clock
-from ...services.streams import COLOR, load_players, seat_json, speed_of, variant_json
+from ...services import clock, exports
+from ...services.errors import ServiceError
+from ...services.exports import GameFilter, initial_fen
+from ...services.streams import COLOR, line, load_players, seat_json, speed_of, variant_json
 from ..auth import Caller, caller
-from ..botmodels import ExportLine, GameExportOut
+from ..botmodels import ExportLine, GameExportOut, LichessGameOut
 from ..deps import Services, ServicesDep
-from .bot import NDJSONResponse, errors, follow, json_errors, limit
+from ..lists import read_list, text_body
+from .bot import NDJSONResponse, base_url, errors, follow, json_errors, limit
 
 router = APIRouter(prefix="/api", tags=["games"])
 Anyone = Annotated[Caller, Depends(caller())]
@@ -50,7 +54,7 @@ def export_json(game: Game, state: dict[str, Any], players: dict[str, Any]) -> d
         "winner": None if result is None or not result["winner"] else COLOR[result["winner"]],
         "players": {"white": seat(game.first_id), "black": seat(game.second_id)},
         "moves": " ".join(state["moves"]),
-        "initialFen": rules.to_text(rules.start()),
+        "initialFen": initial_fen(game),
         "fen": game.fen,
         "turn": COLOR[clock.side_to_move(game)],
         "legalMoves": state["legalMoves"],
@@ -136,3 +140,178 @@ async def stream_game(
     game = await services.games.get(game_id)
     limit(services, "stream", who, request)
     return spectate(services, game.id)
+
+
+# ---- lichess's game exports: /game/export/{id}, /api/games/user/{username}, _ids ------------
+lichess_router = APIRouter(tags=["games"])
+PGN = "application/x-chess-pgn"
+MAX_IDS = 300
+Flag = Annotated[bool, Query(description="lichess's flag: true or false")]
+TEXT_RECORD = {
+    "description": "the game record (docs/notation.md): PGN-style tags, then the moves",
+    "content": {PGN: {"schema": {"type": "string"}}},
+}
+
+
+def wants(request: Request, *kinds: str) -> bool:
+    accept = request.headers.get("accept", "").lower()
+    return any(kind in accept for kind in kinds)
+
+
+class PGNResponse(Response):
+    media_type = f"{PGN}; charset=utf-8"
+
+
+Pages = AsyncIterator[tuple[list[Game], exports.GameContext]]
+
+
+async def text_lines(
+    pages: Pages, base: str, *, ndjson: bool, moves: bool, tags: bool, pgn_in_json: bool
+) -> AsyncIterator[bytes]:
+    """The exported games of ``pages``, one a line in NDJSON or one record after another."""
+    async for games, context in pages:
+        for game in games:
+            if ndjson:
+                yield line(
+                    exports.game_json(game, context, base, moves=moves, pgn_in_json=pgn_in_json)
+                )
+            else:
+                yield exports.text_record(game, context, base, moves=moves, tags=tags).encode()
+
+
+def multi_game_response(
+    request: Request, pages: Pages, moves: bool, tags: bool, pgn_in_json: bool
+) -> Response:
+    ndjson = wants(request, NDJSON)
+    content = text_lines(
+        pages, base_url(request), ndjson=ndjson, moves=moves, tags=tags, pgn_in_json=pgn_in_json
+    )
+    if ndjson:
+        return NDJSONResponse(content)
+    return StreamingResponse(content, media_type=f"{PGN}; charset=utf-8")
+
+
+MULTI_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "one game a line with Accept: application/x-ndjson (LichessGameOut), "
+        "else one record after another (two empty lines between them)",
+        "content": {
+            NDJSON: {"schema": {"$ref": "#/components/schemas/LichessGameOut"}},
+            PGN: {"schema": {"type": "string"}},
+        },
+    },
+    **json_errors(400, 401, 404, 429),
+}
+
+
+@lichess_router.get(
+    "/game/export/{game_id}",
+    response_model=LichessGameOut,
+    response_model_exclude_none=True,
+    responses={200: TEXT_RECORD, **errors(401, 404)},
+    summary="Export one game (lichess's game export)",
+)
+async def export_one(
+    game_id: str,
+    request: Request,
+    services: ServicesDep,
+    moves: Flag = True,
+    tags: Flag = True,
+    pgnInJson: Flag = False,
+) -> Response:
+    """As JSON with ``Accept: application/json`` (or ``application/x-ndjson``), else as the
+    text record (PGN-style, docs/notation.md). Ongoing games too."""
+    game = await services.games.get(game_id)
+    context = await exports.context_of(services.games.sessions, [game])
+    base = base_url(request)
+    if wants(request, "application/json", NDJSON):
+        data = exports.game_json(game, context, base, moves=moves, pgn_in_json=pgnInJson)
+        return JSONResponse(LichessGameOut.model_validate(data).model_dump(exclude_none=True))
+    return PGNResponse(exports.text_record(game, context, base, moves=moves, tags=tags))
+
+
+@lichess_router.get(
+    "/api/games/user/{username}",
+    response_class=NDJSONResponse,
+    responses=MULTI_RESPONSES,
+    summary="Export a player's games (lichess's games of a user)",
+)
+async def export_by_player(
+    username: str,
+    request: Request,
+    who: Anyone,
+    services: ServicesDep,
+    since: Annotated[int | None, Query(description="created at or after (epoch ms)")] = None,
+    until: Annotated[int | None, Query(description="created at or before (epoch ms)")] = None,
+    max: Annotated[int | None, Query(ge=1, description="at most this many games")] = None,
+    vs: Annotated[str | None, Query(description="only against this username")] = None,
+    rated: Annotated[bool | None, Query(description="true: none (no rated games yet)")] = None,
+    perfType: Annotated[
+        str | None, Query(description="games, comma-separated: dobutsu,jungle,…")
+    ] = None,
+    color: Annotated[Literal["white", "black"] | None, Query()] = None,
+    finished: Flag = True,
+    ongoing: Flag = False,
+    moves: Flag = True,
+    tags: Flag = True,
+    pgnInJson: Flag = False,
+    sort: Annotated[Literal["dateDesc", "dateAsc"], Query()] = "dateDesc",
+) -> Response:
+    """Newest first (``sort=dateAsc``: oldest first); finished games only unless
+    ``ongoing=true``. NDJSON with ``Accept: application/x-ndjson``, else text records."""
+    player = await services.accounts.by_username(username)
+    if player is None:
+        raise ServiceError("user.not_found", f"no user {username!r}", 404)
+    variants = None
+    if perfType is not None:
+        variants = tuple(v for v in perfType.split(",") if v)
+        unknown = sorted(set(variants) - set(engine.GAMES))
+        if unknown or not variants:
+            raise ServiceError(
+                "perf.unknown",
+                f"perfType: the games are {', '.join(engine.GAMES)} (not {', '.join(unknown)})",
+            )
+    opponent = None if vs is None else await services.accounts.by_username(vs)
+    wanted = GameFilter(
+        player_id=player.id,
+        since=since,
+        until=until,
+        vs=None if opponent is None else opponent.id,
+        variants=variants,
+        side=None if color is None else ("first" if color == "white" else "second"),
+        finished=finished,
+        ongoing=ongoing,
+        newest_first=sort == "dateDesc",
+        max=max,
+        # No game is rated yet, and an opponent who does not exist played nobody.
+        nothing=rated is True or (vs is not None and opponent is None),
+    )
+    limit(services, "stream", who, request)
+    pages = exports.player_games(services.games.sessions, wanted)
+    return multi_game_response(request, pages, moves, tags, pgnInJson)
+
+
+@lichess_router.post(
+    "/api/games/export/_ids",
+    response_class=NDJSONResponse,
+    responses=MULTI_RESPONSES,
+    openapi_extra=text_body("O75tVZD5,Qa7FJNk2"),
+    summary="Export games by their ids",
+)
+async def export_by_ids(
+    request: Request,
+    who: Anyone,
+    services: ServicesDep,
+    moves: Flag = True,
+    tags: Flag = True,
+    pgnInJson: Flag = False,
+) -> Response:
+    """Up to 300 game ids, separated by commas, as the body (text); unknown ids are left
+    out. NDJSON with ``Accept: application/x-ndjson``, else text records."""
+    ids = await read_list(request, "game ids", MAX_IDS, 12)
+    limit(services, "stream", who, request)
+
+    async def pages() -> Pages:
+        yield await exports.games_by_ids(services.games.sessions, ids)
+
+    return multi_game_response(request, pages(), moves, tags, pgnInJson)
