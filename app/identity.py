@@ -4,6 +4,10 @@ Playing needs no sign-up: the cookie is the identity (itsdangerous signs it, so 
 take another player's seat by editing it). Logging in to an account replaces it with one
 holding the account's player id and username: ``[id, username]`` instead of ``id``, so that
 every request knows the display name without a database read.
+
+An account's player id is its lower-cased username (migration 0006; before it, a random id
+like an anonymous player's). The id is therefore derived from the signed username: a cookie
+issued before the migration, ``[old random id, username]``, still means that account.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import secrets
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from .services.accounts import USERNAME, username_key
 from .services.games import Identity
 
 COOKIE = "kodama_player"
@@ -39,8 +44,14 @@ class Identities:
             and len(player_id) == 2
             and all(isinstance(part, str) for part in player_id)
         ):
-            player_id, username = player_id
-            return Identity(player_id, username) if len(player_id) == 16 else None
+            stored_id, username = player_id
+            if not USERNAME.fullmatch(username):
+                return None
+            account_id = username_key(username)
+            # The id it was issued with: the account's own, or its random id of before 0006.
+            if stored_id != account_id and len(stored_id) != 16:
+                return None
+            return Identity(account_id, username)
         if not isinstance(player_id, str) or len(player_id) != 16:
             return None
         return Identity(player_id, display_name(player_id))

@@ -75,6 +75,11 @@ class Game(Base):
     second_ms: Mapped[int | None] = mapped_column(BigInteger)
     turn_started_ms: Mapped[int | None] = mapped_column(BigInteger)
     draw_offer: Mapped[str | None] = mapped_column(String(8))  # first | second
+    # Who proposes to take back moves (first | second); only in casual games.
+    takeback_offer: Mapped[str | None] = mapped_column(String(8), default=None)
+    # Rated games count for ratings (a later issue): none is rated yet, and a rated game
+    # allows no takeback.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
     winner: Mapped[str | None] = mapped_column(String(8))  # first | second; None: draw
     reason: Mapped[str | None] = mapped_column(String(24))
     created_ms: Mapped[int] = mapped_column(BigInteger)

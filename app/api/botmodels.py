@@ -97,6 +97,8 @@ class GameStateEvent(Strict):
     status: str = Field(description="started, or the ending: aborted, mate, resign, …")
     wdraw: bool = Field(description="white offers a draw")
     bdraw: bool
+    wtakeback: bool = Field(description="white proposes a takeback")
+    btakeback: bool
     fen: str = Field(description="the position string (docs/notation.md)")
     legalMoves: list[str] = Field(description="every legal move of the side to move")
     turn: Color = Field(description="the side to move")

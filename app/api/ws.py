@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 _detached: set[asyncio.Task[None]] = set()
-CLIENT_TYPES = ("move", "resign", "draw", "abort", "claim", "resync", "ping")
+CLIENT_TYPES = ("move", "resign", "draw", "takeback", "abort", "claim", "resync", "ping")
 PLAYER_CHAT = '{"type":"chat","room":"player"'  # how app/api/routes/bot.py writes it
 
 
@@ -226,6 +226,11 @@ async def _act(
         if not isinstance(action, str):
             raise ServiceError("request.invalid", "a draw message needs 'action'")
         await service.draw(who, game_id, action)
+    elif kind == "takeback":
+        action = data.get("action")
+        if not isinstance(action, str):
+            raise ServiceError("request.invalid", "a takeback message needs 'action'")
+        await service.takeback(who, game_id, action)
     elif kind == "claim":
         result = data.get("result")
         if not isinstance(result, str):

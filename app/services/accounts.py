@@ -25,6 +25,10 @@ from .games import now_ms
 from .ratelimit import RateLimiter
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{2,20}")
+# An account's player id is its lower-cased username (lichess: the user id); an anonymous
+# player's is 16 random hex digits. A username that could be such an id is refused, so
+# that the two kinds of ids can never meet.
+ANONYMOUS_ID = re.compile(r"[0-9a-f]{16}")
 # Only the server makes accounts with these names (the built-in opponents): nobody can
 # squat "kodama-hard" before the server creates it.
 RESERVED_PREFIX = "kodama"
@@ -47,6 +51,7 @@ def token_hash(token: str) -> str:
 
 
 def username_key(username: str) -> str:
+    """The unique, lower-cased username: also the account's player id."""
     return username.lower()
 
 
@@ -55,6 +60,11 @@ def check_username(username: str) -> None:
         raise ServiceError(
             "account.username_invalid",
             "a username has 2 to 20 characters: letters, digits, _ and -",
+        )
+    if ANONYMOUS_ID.fullmatch(username_key(username)):
+        raise ServiceError(
+            "account.username_invalid",
+            "a username cannot be 16 hexadecimal digits (the shape of an anonymous player's id)",
         )
 
 
@@ -139,13 +149,13 @@ class AccountService:
 
     # ---- accounts ------------------------------------------------------------------------
     async def register(self, username: str, password: str) -> Player:
-        """A new account with its own player row (a new player id)."""
+        """A new account with its own player row, whose id is the lower-cased username."""
         check_username(username)
         check_password(username, password)
         if await self.by_username(username) is not None:
             raise self._taken(username)
         player = Player(
-            id=secrets.token_hex(8),
+            id=username_key(username),
             name=username,
             created_ms=self.now(),
             username=username,

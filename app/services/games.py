@@ -279,6 +279,7 @@ class GameService:
             if not over
             else {"winner": game.winner, "reason": game.reason, "status": game.status},
             "drawOffer": game.draw_offer,
+            "takebackOffer": game.takeback_offer,
             "clock": self._clock(game),
             "deadline": self.first_move_deadline(game),
             "serverTime": self.now(),
@@ -533,6 +534,7 @@ class GameService:
         game.reason = reason
         game.finished_ms = now
         game.draw_offer = None
+        game.takeback_offer = None
         if clock.running(game) and game.turn_started_ms is not None:
             times = clock.remaining(game, now)
             if times is not None:
@@ -597,6 +599,10 @@ class GameService:
             game.turn_started_ms = now
             if game.draw_offer == other(side):
                 game.draw_offer = None  # moving declines the opponent's offer
+            if game.takeback_offer == side:
+                # Moving withdraws one's own takeback proposal (lichess). The opponent's
+                # stands: accepted later, it also takes this move back.
+                game.takeback_offer = None
             result = rules.result(after)
             if result is not None:
                 self._finish(game, now, status_of(result), result.winner, result.reason)
@@ -655,6 +661,70 @@ class GameService:
             return Outcome()
 
         return await self._change(game_id, draw)
+
+    async def takeback(self, who: Identity, game_id: str, action: str) -> Game:
+        """lichess's takebacks, in casual games. ``offer`` proposes (or accepts the
+        opponent's proposal), ``accept`` accepts it, ``decline`` declines the opponent's
+        proposal or withdraws one's own. Accepted, it takes back the proposer's last move and
+        every move after it (lichess: one or two plies), so that the proposer is to move."""
+        if action not in ("offer", "accept", "decline"):
+            raise ServiceError("request.invalid", f"unknown takeback action {action!r}")
+
+        def takeback(game: Game, now: int) -> Outcome:
+            side = self._seat(game, who)
+            if self._expire_if_due(game, now):
+                return Outcome(
+                    error=ServiceError("game.over", f"the game is over ({game.status})", 409)
+                )
+            self._require_started(game)
+            if game.rated:
+                raise ServiceError(
+                    "takeback.rated", "moves cannot be taken back in a rated game", 409
+                )
+            proposed_by_opponent = game.takeback_offer == other(side)
+            if action == "decline":
+                if game.takeback_offer is None:
+                    raise ServiceError("takeback.no_offer", "nobody proposes a takeback", 409)
+                game.takeback_offer = None
+            elif proposed_by_opponent:
+                self._take_back(game, now, other(side))
+            elif action == "accept":
+                raise ServiceError(
+                    "takeback.no_offer", "your opponent has not proposed a takeback", 409
+                )
+            elif game.takeback_offer != side:  # proposing again changes nothing
+                _positions, movers = self.replay(game, positions=False)
+                if game.ply < 2 or side not in movers:
+                    raise ServiceError(
+                        "takeback.nothing",
+                        "nothing to take back: both players must have moved first",
+                        409,
+                    )
+                game.takeback_offer = side
+            return Outcome()
+
+        return await self._change(game_id, takeback)
+
+    def _take_back(self, game: Game, now: int, proposer: str) -> None:
+        """Take back the proposer's last move and every move after it.
+
+        The clocks are not wound back (as lichess's, which only give back the running turn):
+        each side keeps the time it had when the current turn began, and the side to move
+        now starts its turn afresh."""
+        _positions, movers = self.replay(game, positions=False)
+        keep = max(i for i, mover in enumerate(movers) if mover == proposer)
+        rules = rules_of(game)
+        moves = game.moves.split()[:keep]
+        pos = rules.start()
+        for text in moves:
+            pos = rules.play(pos, text)
+        game.moves = " ".join(moves)
+        game.ply = keep
+        game.fen = rules.to_text(pos)
+        game.turn_started_ms = now
+        game.takeback_offer = None
+        game.draw_offer = None  # an offer was about a position that is gone
+        self.positions.put(game.id, game.moves, pos)
 
     async def claim(self, who: Identity, game_id: str, kind: str) -> Game:
         """Claim victory or a draw when the opponent has been gone past the grace period."""

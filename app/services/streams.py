@@ -123,6 +123,7 @@ def game_state(live: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
     times = live.get("clock")
     result = live.get("result")
     offer = live.get("drawOffer")
+    takeback = live.get("takebackOffer")
     data: dict[str, Any] = {
         "type": "gameState",
         "moves": " ".join(moves),
@@ -133,6 +134,8 @@ def game_state(live: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
         "status": live["status"],
         "wdraw": offer == "first",
         "bdraw": offer == "second",
+        "wtakeback": takeback == "first",
+        "btakeback": takeback == "second",
         "fen": live["fen"],
         "legalMoves": list(live["legalMoves"]),
         "turn": COLOR[live["turn"]],
@@ -165,7 +168,7 @@ def game_full(
         else {"initial": game.clock_initial_ms, "increment": game.clock_increment_ms or 0},
         "speed": speed_of(game.clock_initial_ms, game.clock_increment_ms),
         "perf": {"name": rules.name},
-        "rated": False,
+        "rated": bool(game.rated),
         "createdAt": game.created_ms,
         "white": seat_json(players, game.first_id),
         "black": seat_json(players, game.second_id),
@@ -201,7 +204,7 @@ def event_game(
             "title": opponent.title if opponent else None,
         },
         "perf": speed_of(game.clock_initial_ms, game.clock_increment_ms),
-        "rated": False,
+        "rated": bool(game.rated),
         "secondsLeft": None if times is None else times[side] // 1000,
         "source": source,
         "status": {"id": STATUS_IDS.get(game.status, 0), "name": game.status},

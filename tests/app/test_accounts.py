@@ -187,7 +187,7 @@ def test_register_creates_an_account_with_an_argon2_hash(web: TestClient):
     assert set(created) == {"id", "username", "createdAt"}
     assert created["username"] == "Alice"
     [row] = accounts(web)
-    assert row.id == created["id"] and len(row.id) == 16
+    assert row.id == created["id"] == "alice"  # the lower-cased username
     assert (row.username, row.username_key, row.name, row.title) == (
         "Alice",
         "alice",

@@ -188,7 +188,7 @@ async def follow(
             yield line(await uncancelled(first(game, state)))
             if state["status"] in ENDED:
                 return
-            seen = (state["ply"], state["status"], state["drawOffer"])
+            seen = (state["ply"], state["status"], state["drawOffer"], state["takebackOffer"])
             opponent = None if side is None else other(side)
             away = opponent is not None and not presence.online(game.id, opponent)
             if away and opponent is not None and state["status"] == "started":
@@ -236,7 +236,7 @@ async def follow(
                             yield line({"type": "opponentGone", "gone": False})
                 if live is None:
                     continue
-                now = (live["ply"], live["status"], live["drawOffer"])
+                now = (live["ply"], live["status"], live["drawOffer"], live["takebackOffer"])
                 if kind == "state" and now == seen:
                     continue  # the same state again (sent while the stream opened)
                 seen = now
@@ -342,6 +342,28 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
         limit(services, "move", who, request)
         await services.games.draw(who.identity, game_id, action)
         return DoneOut()
+
+    if kind == "board":  # lichess's bot API has no takebacks: a bot plays on
+
+        @router.post(
+            "/game/{game_id}/takeback/{accept}",
+            response_model=DoneOut,
+            responses=ACTION_ERRORS,
+            summary="Propose, accept or decline a takeback",
+        )
+        async def takeback(
+            game_id: str, accept: str, who: Who, services: ServicesDep, request: Request
+        ) -> DoneOut:
+            """Casual games only. ``yes``: propose a takeback, or accept the opponent's
+            proposal; ``no``: decline it, or withdraw your own. Accepted, the proposer's last
+            move and any move after it are taken back: the proposer is to move again."""
+            answers = {"yes": "offer", "true": "offer", "no": "decline", "false": "decline"}
+            action = answers.get(accept)
+            if action is None:
+                raise ServiceError("request.invalid", f"takeback/{accept}: say yes or no")
+            limit(services, "move", who, request)
+            await services.games.takeback(who.identity, game_id, action)
+            return DoneOut()
 
     @router.post(
         "/game/{game_id}/claim-victory",
