@@ -223,7 +223,7 @@ def test_migration_0006_moves_accounts_and_every_reference_to_the_new_ids(
     token = "kdm_" + "b" * 43
     seed_0003(blank_url, token)
 
-    command.upgrade(config, "0006")
+    command.upgrade(config, "0005")
 
     (players, games, challenges, tokens, chat) = run_sql(
         blank_url,
@@ -269,7 +269,7 @@ def test_migration_0006_refuses_an_account_whose_new_id_is_taken(blank_url: str)
         " ('d4d4d4d4d4d4d4d4', '0123456789ABCDEF', 1, '0123456789ABCDEF', '0123456789abcdef')",
     )
     with pytest.raises(RuntimeError, match="0123456789abcdef"):
-        command.upgrade(config, "0006")
+        command.upgrade(config, "0005")
     # Nothing changed: the failed migration left the database at 0003.
     (rows,) = run_sql(blank_url, "SELECT id FROM players ORDER BY id")
     assert rows == [("0123456789abcdef",), ("d4d4d4d4d4d4d4d4",)]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
+revision = "0005"
 down_revision = "0004"
 branch_labels = None
 depends_on = None
