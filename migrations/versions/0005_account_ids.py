@@ -10,7 +10,7 @@ for each account, a copy of its row is inserted under the new id (without its us
 which is unique), the references are moved to the copy, the old row is deleted, and the
 copy takes the username.
 
-Revision ID: 0006
+Revision ID: 0005
 Revises: 0004
 Create Date: 2026-11-23
 """

@@ -1,5 +1,5 @@
 """Account ids are lower-cased usernames (issue #14): new accounts, every API answer, login
-cookies issued before the change, and migration 0006 on SQLite and PostgreSQL."""
+cookies issued before the change, and migration 0005 on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def signed(value: object) -> str:
 def test_a_login_cookie_from_before_the_migration_still_means_the_account(web: TestClient):
     register(web, "Alice")
     browser = Browser(web)
-    browser.cookie = signed(["33cffb2d48428626", "Alice"])  # its random id of before 0006
+    browser.cookie = signed(["33cffb2d48428626", "Alice"])  # its random id of before 0005
     assert browser.me() == {"id": "alice", "name": "Alice", "username": "Alice"}
     account = browser.get("/api/account")
     assert account.status_code == 200, account.text
@@ -141,12 +141,12 @@ def test_the_cookie_of_a_new_login_holds_the_account_id():
     assert (who.id, who.name) == ("alice", "Alice")
 
 
-# ---- migration 0006 --------------------------------------------------------------------------
+# ---- migration 0005 --------------------------------------------------------------------------
 OLD_ALICE, OLD_BOB, ANON = "a1a1a1a1a1a1a1a1", "b2b2b2b2b2b2b2b2", "c3c3c3c3c3c3c3c3"
 
 
 def seed_0003(url: str, token: str) -> None:
-    """Two accounts (random ids, as before 0006), an anonymous player, a game between alice
+    """Two accounts (random ids, as before 0005), an anonymous player, a game between alice
     and the anonymous player, a challenge alice -> Bob, an open challenge, a token, chat."""
     players = (
         "INSERT INTO players (id, name, created_ms, username, username_key, password_hash,"
@@ -215,7 +215,7 @@ def seed_0003(url: str, token: str) -> None:
     asyncio.run(run())
 
 
-def test_migration_0006_moves_accounts_and_every_reference_to_the_new_ids(
+def test_migration_0005_moves_accounts_and_every_reference_to_the_new_ids(
     blank_url: str, tmp_path: Path
 ):
     config = alembic_config(blank_url)
@@ -259,7 +259,7 @@ def test_migration_0006_moves_accounts_and_every_reference_to_the_new_ids(
     command.upgrade(config, "head")
 
 
-def test_migration_0006_refuses_an_account_whose_new_id_is_taken(blank_url: str):
+def test_migration_0005_refuses_an_account_whose_new_id_is_taken(blank_url: str):
     config = alembic_config(blank_url)
     command.upgrade(config, "0003")
     run_sql(
