@@ -5,7 +5,7 @@ take another player's seat by editing it). Logging in to an account replaces it 
 holding the account's player id and username: ``[id, username]`` instead of ``id``, so that
 every request knows the display name without a database read.
 
-An account's player id is its lower-cased username (migration 0006; before it, a random id
+An account's player id is its lower-cased username (migration 0005; before it, a random id
 like an anonymous player's). The id is therefore derived from the signed username: a cookie
 issued before the migration, ``[old random id, username]``, still means that account.
 """
@@ -48,7 +48,7 @@ class Identities:
             if not USERNAME.fullmatch(username):
                 return None
             account_id = username_key(username)
-            # The id it was issued with: the account's own, or its random id of before 0006.
+            # The id it was issued with: the account's own, or its random id of before 0005.
             if stored_id != account_id and len(stored_id) != 16:
                 return None
             return Identity(account_id, username)
