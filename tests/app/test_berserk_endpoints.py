@@ -23,7 +23,12 @@ SCOPES = "bot:play,board:play,challenge:read,challenge:write"
 @pytest.fixture(params=["sqlite", "postgres"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
-    with running(tmp_path, "berserk-endpoints", url, KODAMA_KEEPALIVE_SECONDS="0.2") as srv:
+    with running(
+        tmp_path,
+        "berserk-endpoints-aJqIvsmUfgX8qu0KjlVcgiO1b1ZkghcG",
+        url,
+        KODAMA_KEEPALIVE_SECONDS="0.2",
+    ) as srv:
         yield srv
 
 

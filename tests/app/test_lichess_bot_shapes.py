@@ -37,7 +37,12 @@ TIMEOUT = 2  # and of its other requests
 @pytest.fixture(params=["sqlite", "postgres"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
-    with running(tmp_path, "lichess-bot-shapes", url, KODAMA_KEEPALIVE_SECONDS="0.2") as srv:
+    with running(
+        tmp_path,
+        "lichess-bot-shapes-EYBcja0KZtJfkfmDNSIhYesfWbQ9rt1T",
+        url,
+        KODAMA_KEEPALIVE_SECONDS="0.2",
+    ) as srv:
         yield srv
 
 

@@ -365,7 +365,9 @@ def test_a_first_move_not_made_in_time_ends_the_game(make_client: Any):
 
 
 def test_a_flag_falls(alice: Player, bob: Player):
-    game_id = started_game(alice, bob, clock={"minutes": 0.01, "increment": 0})  # 600 ms
+    game_id = started_game(
+        alice, bob, clock={"minutes": 1 / 60, "increment": 0}
+    )  # 1 s, the shortest
     with sockets(game_id, alice, bob) as (a, b):
         play((a, b), ["b2b3", "b4b3"])  # the clocks start once both have moved
         wait_for_status(alice, game_id, "outoftime")

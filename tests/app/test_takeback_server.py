@@ -17,7 +17,9 @@ from tests.server import Server, running
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    with running(tmp_path, "takeback-test", KODAMA_KEEPALIVE_SECONDS="0.2") as srv:
+    with running(
+        tmp_path, "takeback-test-GPir7whS4nWziRAmEEX8qzmm8WaCXGOU", KODAMA_KEEPALIVE_SECONDS="0.2"
+    ) as srv:
         yield srv
 
 

@@ -23,7 +23,7 @@ FRAME_LIMIT = 4 * LIMIT  # uvicorn's ws_max_size (app/__main__.py): a larger one
 @pytest.fixture(params=["sqlite", "postgres"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
-    with running(tmp_path, "ws-server-test", url) as srv:
+    with running(tmp_path, "ws-server-test-emuze3TRA4t4VfCrY2ukAUld5W65gUFV", url) as srv:
         yield srv
 
 
@@ -31,7 +31,9 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
 def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """For the closes made by uvicorn's WebSocket layer, before any of the app's code (or
     its database) is involved: one server for them all."""
-    with running(tmp_path_factory.mktemp("ws-layer"), "ws-layer-test") as srv:
+    with running(
+        tmp_path_factory.mktemp("ws-layer"), "ws-layer-test-ZbdwSyiB6kbeWm-TLfHMe4X459LH6IOb"
+    ) as srv:
         yield srv
 
 
