@@ -142,7 +142,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(exc.to_dict(), status_code=exc.status)
+        # Every 429 says when to come back, in the body and in the standard header.
+        wait = exc.retry_after()
+        headers = None if wait is None else {"Retry-After": str(wait)}
+        return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(IntegrityError)
     async def conflict(request: Request, exc: IntegrityError) -> JSONResponse:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 
 class ServiceError(Exception):
     def __init__(self, code: str, message: str, status: int = 400, **extra: object) -> None:
@@ -13,3 +15,13 @@ class ServiceError(Exception):
 
     def to_dict(self) -> dict[str, object]:
         return {"error": self.message, "code": self.code, **self.extra}
+
+    def retry_after(self) -> int | None:
+        """For a 429: the whole seconds to wait (the ``Retry-After`` header), else None."""
+        if self.status != 429:
+            return None
+        info = self.extra.get("ratelimit")
+        seconds = info.get("seconds") if isinstance(info, dict) else None
+        if isinstance(seconds, int | float) and not isinstance(seconds, bool):
+            return max(1, math.ceil(seconds))
+        return 1  # a 429 always says when to come back
