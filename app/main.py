@@ -34,6 +34,7 @@ from .services.challenges import ChallengeService
 from .services.errors import ServiceError
 from .services.games import GameService, now_ms
 from .services.lobby import LobbyFeed
+from .services.quotas import OpenGamesPerAddress, SocketsPerAddress
 from .services.streams import EventStreams, GameEvents
 from .services.timekeeper import Timekeeper
 
@@ -78,6 +79,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             game_events=GameEvents(service, hub),
             event_streams=EventStreams(),
             limits=ApiLimits(settings),
+            sockets=SocketsPerAddress(settings.max_sockets_per_ip),
+            open_games=OpenGamesPerAddress(settings.max_open_games_per_ip, service.still_open),
         )
         app.state.services = services
         await services.timekeeper.start()

@@ -18,6 +18,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.requests import HTTPConnection
 
 from ..identity import display_name
 from ..services.accounts import BOT, SCOPES
@@ -40,8 +41,8 @@ class Caller:
     bot: bool  # the account is upgraded to BOT
 
 
-def client_ip(request: Request) -> str:
-    """The caller's address, as rate limits count it."""
+def client_ip(request: HTTPConnection) -> str:
+    """The caller's address (of a request or a WebSocket), as rate limits count it."""
     return request.client.host if request.client else "unknown"
 
 

@@ -18,6 +18,7 @@ from ..services.apilimits import ApiLimits
 from ..services.challenges import ChallengeService
 from ..services.games import GameService, Identity, game_channel
 from ..services.lobby import LobbyFeed
+from ..services.quotas import OpenGamesPerAddress, SocketsPerAddress
 from ..services.streams import EventStreams, GameEvents
 from ..services.timekeeper import Timekeeper
 
@@ -37,6 +38,9 @@ class Services:
     game_events: GameEvents
     event_streams: EventStreams
     limits: ApiLimits
+    # Caps per IP address (issue #10): open WebSockets, public games waiting.
+    sockets: SocketsPerAddress
+    open_games: OpenGamesPerAddress
 
     async def publish_presence(self, game_id: str, message: str | None = None) -> None:
         if message is None:

@@ -20,6 +20,7 @@ from ..identity import COOKIE
 from ..realtime.hub import RESYNC
 from ..services.errors import ServiceError
 from ..services.games import LOBBY_CHANNEL, GameService, Identity, game_channel
+from .auth import client_ip
 from .deps import Services
 
 log = logging.getLogger(__name__)
@@ -27,6 +28,11 @@ router = APIRouter()
 
 _detached: set[asyncio.Task[None]] = set()
 CLIENT_TYPES = ("move", "resign", "draw", "takeback", "abort", "claim", "resync", "ping")
+# Rate-limited as the HTTP API's moves (the "move" bucket); the other types by "socket".
+ACTIONS = ("move", "resign", "draw", "takeback", "abort", "claim")
+# Past KODAMA_MAX_SOCKETS_PER_IP the handshake is accepted, then closed with this code:
+# "try again later" (RFC 6455 section 7.4.1), which a browser can see, unlike a refusal.
+TRY_AGAIN_LATER = 1013
 PLAYER_CHAT = '{"type":"chat","room":"player"'  # how app/api/routes/bot.py writes it
 
 
@@ -70,12 +76,35 @@ async def _client_gone() -> AsyncIterator[None]:
         raise WebSocketDisconnect(1006) from exc
 
 
-def _error(code: str, message: str, ply: int | None) -> dict[str, Any]:
-    return {"type": "error", "code": code, "error": message, "ply": ply}
+def _error(code: str, message: str, ply: int | None, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "error": message, "ply": ply, **extra}
+
+
+@contextlib.asynccontextmanager
+async def _admitted(ws: WebSocket) -> AsyncIterator[str | None]:
+    """The socket's address while it counts against its address's cap; None (the socket
+    then closed with TRY_AGAIN_LATER) if that address has as many open as allowed."""
+    sockets = ws.app.state.services.sockets
+    address = client_ip(ws)
+    if not sockets.take(address):
+        await ws.accept()
+        await ws.close(code=TRY_AGAIN_LATER, reason="too many connections from this address")
+        yield None
+        return
+    try:
+        yield address
+    finally:
+        sockets.give_back(address)
 
 
 @router.websocket("/ws/game/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
+    async with _admitted(ws) as address:
+        if address is not None:
+            await _game_socket(ws, game_id, address)
+
+
+async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
     services: Services = ws.app.state.services
     service = services.games
     who = services.identities.read(ws.cookies.get(COOKIE))
@@ -97,7 +126,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             await services.publish_presence(game.id)
             await _send_state(conn, service, game.id, who)
             await _serve(
-                read=_read(conn, services, game.id, who),
+                read=_read(conn, services, game.id, who, address),
                 write=_forward(conn, sub, services, game.id, who),
             )
     except WebSocketDisconnect:
@@ -166,32 +195,58 @@ async def _take_seat(
             return
 
 
-async def _read(conn: Connection, services: Services, game_id: str, who: Identity | None) -> None:
+def _message(raw: str | None, limit: int) -> dict[str, Any]:
+    """A client message read from a text frame, its type checked; or ServiceError."""
+    if raw is None:
+        raise ServiceError("request.malformed", "messages must be JSON text, not binary")
+    if len(raw.encode()) > limit:
+        raise ServiceError("request.too_large", f"messages are limited to {limit} bytes")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+        raise ServiceError("request.malformed", "messages must be JSON objects") from None
+    if not isinstance(data, dict):
+        raise ServiceError("request.malformed", "messages must be JSON objects")
+    kind = data.get("type")
+    if kind not in CLIENT_TYPES:
+        raise ServiceError(
+            "request.unknown_type",
+            f"unknown message type {kind!r} (known: {', '.join(CLIENT_TYPES)})",
+        )
+    return data
+
+
+async def _read(
+    conn: Connection, services: Services, game_id: str, who: Identity | None, address: str
+) -> None:
     service = services.games
     limit = services.settings.max_message_bytes
+    # The same subject as the HTTP API's for a cookie player: one budget over both ways in.
+    subject = f"player:{who.id}" if who is not None else f"socket:{id(conn)}"
     while True:
         frame = await conn.ws.receive()
         if frame["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(frame.get("code", 1000))
-        raw = frame.get("text")
+        refused: ServiceError | None = None
+        try:
+            data = _message(frame.get("text"), limit)
+        except ServiceError as exc:
+            data, refused = {}, exc
+        kind = str(data.get("type"))
+        # Every message costs a token before any work is done for it (a resync, and any
+        # error reply, reads the game): actions from the bucket of the HTTP API's moves.
+        bucket = "move" if kind in ACTIONS and who is not None else "socket"
+        try:
+            services.limits.hit(bucket, subject, address)
+        except ServiceError as exc:
+            # The ply known here, not read: a flood of refusals costs no database work.
+            known = services.presence.ply.get(game_id)
+            await conn.send_json(_error(exc.code, exc.message, known, **exc.extra))
+            continue
         ply: int | None = None
         try:
-            if raw is None:
-                raise ServiceError("request.malformed", "messages must be JSON text, not binary")
-            if len(raw.encode()) > limit:
-                raise ServiceError("request.too_large", f"messages are limited to {limit} bytes")
-            try:
-                data = json.loads(raw)
-            except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
-                raise ServiceError("request.malformed", "messages must be JSON objects") from None
-            if not isinstance(data, dict):
-                raise ServiceError("request.malformed", "messages must be JSON objects")
-            kind = data.get("type")
-            if kind not in CLIENT_TYPES:
-                raise ServiceError(
-                    "request.unknown_type",
-                    f"unknown message type {kind!r} (known: {', '.join(CLIENT_TYPES)})",
-                )
+            if refused is not None:
+                raise refused
             if kind == "ping":
                 await conn.send_json({"type": "pong", "ply": services.presence.ply.get(game_id)})
                 continue
@@ -240,6 +295,12 @@ async def _act(
 
 @router.websocket("/ws/lobby")
 async def lobby_socket(ws: WebSocket) -> None:
+    async with _admitted(ws) as address:
+        if address is not None:
+            await _lobby_socket(ws)
+
+
+async def _lobby_socket(ws: WebSocket) -> None:
     services: Services = ws.app.state.services
     await ws.accept()
     conn = Connection(ws)

@@ -91,6 +91,22 @@ class Settings(BaseSettings):
     ratelimit_chat_per_s: float = 0.5
     ratelimit_chat_burst: int = 10
     ratelimit_ip_factor: float = 10.0
+
+    # ---- limits on creating things, and on sockets (docs/decisions.md, issue #10) ----
+    # Creating, joining and cancelling games and using invite links (browser API), per
+    # player and per IP (times ratelimit_ip_factor): 10 at once, then one every 10 s.
+    ratelimit_game_per_s: float = 0.1
+    ratelimit_game_burst: int = 10
+    # What a game socket receives besides game actions (which take from the "move" bucket):
+    # ping, resync (a database read) and refused input.
+    ratelimit_socket_per_s: float = 2.0
+    ratelimit_socket_burst: int = 20
+    # Public games waiting for an opponent (the lobby's open list, seeks included): at most
+    # this many per player, and per IP address (remembered per instance).
+    max_open_games: int = 5
+    max_open_games_per_ip: int = 30
+    # Open WebSockets (game and lobby sockets together) per IP address, per instance.
+    max_sockets_per_ip: int = 50
     # On shutdown, open NDJSON streams (which never end by themselves) get this long to
     # finish before the server cuts them.
     shutdown_grace_seconds: int = 3

@@ -1,5 +1,6 @@
-"""The bot API's rate limits: a token bucket per caller (API token, or cookie player) and a
-larger one per IP address, for each kind of request (moves, challenges, streams, chat).
+"""The API's rate limits: a token bucket per caller (API token, or cookie player) and a
+larger one per IP address, for each kind of request (moves and game actions, challenges,
+streams, chat, the browser's game creations/joins/cancels, other game-socket messages).
 
 A refusal is 429 ``{"code": "ratelimit", "ratelimit": {"key": <kind>, "seconds": <wait>}}``:
 the key names the kind of request, never the token or the address.
@@ -15,7 +16,7 @@ from ..core.config import Settings
 from .errors import ServiceError
 from .ratelimit import RateLimiter
 
-KINDS = ("move", "challenge", "stream", "chat")
+KINDS = ("move", "challenge", "stream", "chat", "game", "socket")
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -70,6 +70,14 @@ def game_channel(game_id: str) -> str:
 
 
 LOBBY_CHANNEL = "lobby"
+
+
+def too_many_open(whose: str, cap: int) -> ServiceError:
+    return ServiceError(
+        "game.too_many_open",
+        f"{whose} for an opponent (at most {cap}): cancel one, or wait until one is joined",
+        409,
+    )
 
 
 class _Conflict(Exception):
@@ -420,6 +428,8 @@ class GameService:
             raise ServiceError(
                 "clock.invalid", f"increment must be 0 to {MAX_INCREMENT_SECONDS} seconds"
             )
+        if new.public:
+            await self._check_open_games(who)
         await self.ensure_player(who)
         game = Game(
             id=secrets.token_urlsafe(6),  # 8 characters, 48 bits: public, only needs no clash
@@ -448,6 +458,36 @@ class GameService:
             for listener in self.listeners:
                 listener(game)
         return await self.get(game.id)
+
+    async def _check_open_games(self, who: Identity) -> None:
+        """A player's public games waiting for an opponent are capped: the lobby's open list
+        is everyone's, and one client filling it pushes the others' games off it."""
+        cap = self.settings.max_open_games
+        async with self.sessions() as session:
+            waiting = (
+                await session.execute(
+                    select(func.count())
+                    .select_from(Game)
+                    .where(
+                        Game.status == "created",
+                        Game.public.is_(True),
+                        Game.creator_id == who.id,
+                    )
+                )
+            ).scalar_one()
+        if waiting >= cap:
+            raise too_many_open(f"you already have {waiting} open games waiting", cap)
+
+    async def still_open(self, game_ids: list[str]) -> list[str]:
+        """Those of these games that are still waiting for an opponent, in the same order."""
+        if not game_ids:
+            return []
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(Game.id).where(Game.id.in_(game_ids), Game.status == "created")
+            )
+            waiting = {row[0] for row in rows}
+        return [game_id for game_id in game_ids if game_id in waiting]
 
     @staticmethod
     def _seat_creator(game: Game) -> Outcome:

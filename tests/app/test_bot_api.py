@@ -502,7 +502,10 @@ def test_a_seeker_takes_a_compatible_lobby_game_of_a_browser(fast):
         assert export(fast, untouched["id"])["status"] == "created"
 
 
-def test_a_seeker_finds_its_game_behind_many_that_do_not_fit(fast):
+def test_a_seeker_finds_its_game_behind_many_that_do_not_fit(make_client):
+    # 61 open games of one player and address: far beyond what anyone may have waiting.
+    caps = {"max_open_games": 100, "max_open_games_per_ip": 100, "ratelimit_game_burst": 100}
+    fast = make_client(**FAST, **caps)
     browser = Player(fast, "browser")
     for _ in range(60):  # older open games of the same game and minutes, another increment
         browser.create("dobutsu", clock={"minutes": 3, "increment": 1}, color="second")

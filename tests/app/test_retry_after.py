@@ -57,6 +57,12 @@ def _chat_429(make_client: MakeClient) -> Any:
     return alice.post(f"/api/board/game/{game_id}/chat", line)
 
 
+def _game_429(make_client: MakeClient) -> Any:
+    player = Player(make_client(ratelimit_game_burst=1, ratelimit_game_per_s=SLOW), "p")
+    assert player.post("/api/games/nothere/join").status_code == 404
+    return player.post("/api/games/nothere/join")
+
+
 def _event_stream_429(make_client: MakeClient) -> Any:
     client = make_client(keepalive_seconds=0.1)
     robot = Account(client, "robot", bot=True)
@@ -90,6 +96,7 @@ PRODUCERS_OF_429 = {
     "challenge": _challenge_429,
     "stream": _stream_429,
     "chat": _chat_429,
+    "game": _game_429,
     "stream.event": _event_stream_429,
     "password:testclient": _password_429,
     "register:testclient": _register_429,

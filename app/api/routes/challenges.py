@@ -22,7 +22,7 @@ from ...services.challenges import MAX_LIMIT_SECONDS, Terms
 from ...services.errors import ServiceError
 from ...services.games import ENDED, MIN_CLOCK_SECONDS, Identity, game_channel
 from ...services.streams import KEEPALIVE, line, next_message
-from ..auth import Caller, caller
+from ..auth import Caller, caller, client_ip
 from ..bodies import form_or_json, read_body
 from ..botmodels import (
     ChallengeIn,
@@ -40,6 +40,7 @@ from .bot import (
     board_player,
     detach,
     errors,
+    json_errors,
     limit,
     ndjson,
 )
@@ -197,7 +198,10 @@ async def cancel_challenge(
 @router.post(
     "/board/seek",
     response_class=NDJSONResponse,
-    responses=ndjson(SeekLine, "keep-alive lines, then the game's id once paired"),
+    responses={
+        **ndjson(SeekLine, "keep-alive lines, then the game's id once paired"),
+        **json_errors(409),  # game.too_many_open
+    },
     openapi_extra=form_or_json(SeekIn),
     summary="Seek an opponent",
     tags=["board"],
@@ -236,7 +240,10 @@ async def seek(
     paired = await services.challenges.pair(who.identity, terms)
     if paired is not None:
         return NDJSONResponse(one_line({"id": paired.id}))
+    address = client_ip(request)
+    await services.open_games.check(address)
     game = await services.challenges.seek(who.identity, terms)
+    services.open_games.add(address, game.id)
     return NDJSONResponse(
         wait_for_opponent(services, who.identity, game.id),
         background=BackgroundTask(withdraw, services, who.identity, game.id),

@@ -18,13 +18,19 @@ from ...schemas import (
     PlayerOut,
 )
 from ...services.games import NewGame
-from ..auth import Caller, caller
+from ..auth import Caller, caller, client_ip
 from ..deps import CurrentPlayer, ServicesDep
 
 router = APIRouter(prefix="/api", tags=["games"])
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 403, 404, 409)
+    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 429)
 }
+
+
+def limit_games(services: ServicesDep, who: CurrentPlayer, request: Request) -> None:
+    """Creating, joining, invite use and cancelling share the "game" bucket, per player
+    and per address (429 ``ratelimit``, key ``game``)."""
+    services.limits.hit("game", f"player:{who.id}", client_ip(request))
 
 
 @router.get("/me", response_model=PlayerOut, response_model_exclude_none=True)
@@ -50,6 +56,10 @@ async def variants() -> list[dict[str, Any]]:
 async def create_game(
     body: CreateGameIn, who: CurrentPlayer, services: ServicesDep, request: Request
 ) -> GameCreatedOut:
+    limit_games(services, who, request)
+    address = client_ip(request)
+    if body.public:
+        await services.open_games.check(address)
     game = await services.games.create(
         who,
         NewGame(
@@ -61,6 +71,8 @@ async def create_game(
             public=body.public,
         ),
     )
+    if body.public:
+        services.open_games.add(address, game.id)
     base = str(request.base_url).rstrip("/")
     return GameCreatedOut(
         id=game.id,
@@ -87,6 +99,7 @@ async def join_game(
     game_id: str, who: CurrentPlayer, services: ServicesDep, request: Request
 ) -> JoinedOut:
     """Take the free seat of a public game."""
+    limit_games(services, who, request)
     game = await services.games.join(who, game_id=game_id)
     return _joined(services, game, who, request)
 
@@ -96,13 +109,17 @@ async def accept_invite(
     token: str, who: CurrentPlayer, services: ServicesDep, request: Request
 ) -> JoinedOut:
     """Take the free seat of the game this invite belongs to (public or private)."""
+    limit_games(services, who, request)
     game = await services.games.join(who, token=token)
     return _joined(services, game, who, request)
 
 
 @router.post("/games/{game_id}/cancel", response_model=GameOut, responses=ERRORS)
-async def cancel_game(game_id: str, who: CurrentPlayer, services: ServicesDep) -> GameOut:
+async def cancel_game(
+    game_id: str, who: CurrentPlayer, services: ServicesDep, request: Request
+) -> GameOut:
     """The creator withdraws a game nobody has joined yet."""
+    limit_games(services, who, request)
     game = await services.games.cancel(who, game_id)
     return GameOut(game=await services.games.state(game))
 
