@@ -414,6 +414,14 @@ def running_server(backend: str, workdir: Path) -> Iterator[tuple[int, Target]]:
         KODAMA_FIRST_MOVE_SECONDS="3600",
         # Only the server is measured: not the built-in bots' process `serve` would start.
         KODAMA_BUILTIN_BOTS="false",
+        # Every simulated player comes from 127.0.0.1 and moves without thinking: the rate
+        # limits (sized for people) would throttle the load itself, hundreds of games and
+        # sockets from one address, a game's moves as fast as the server answers. The
+        # buckets are still counted on every message, as in production: only never empty.
+        KODAMA_RATELIMIT_IP_FACTOR="1000",
+        KODAMA_RATELIMIT_MOVE_PER_S="1000000",
+        KODAMA_RATELIMIT_MOVE_BURST="1000000",
+        KODAMA_MAX_SOCKETS_PER_IP="1000000",
     )
     pg: TempPostgres | None = None
     db_cpu: Callable[[], float] = float
