@@ -87,8 +87,10 @@ async def _admitted(ws: WebSocket) -> AsyncIterator[str | None]:
     sockets = ws.app.state.services.sockets
     address = client_ip(ws)
     if not sockets.take(address):
-        await ws.accept()
-        await ws.close(code=TRY_AGAIN_LATER, reason="too many connections from this address")
+        with contextlib.suppress(WebSocketDisconnect):  # it may not wait for the close
+            async with _client_gone():
+                await ws.accept()
+                await ws.close(TRY_AGAIN_LATER, "too many connections from this address")
         yield None
         return
     try:

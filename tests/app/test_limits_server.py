@@ -17,6 +17,8 @@ from app.identity import COOKIE
 from tests.app.botapi import MATE
 from tests.server import Server, running
 
+SECRET = "limits-test-7wQpZr2mXvK9sLd4Fh8Ny3Bc"  # the server refuses a key under 32 characters
+
 
 def visitor(server: Server) -> httpx.Client:
     """A browser: its first request gets it a new identity cookie."""
@@ -61,7 +63,7 @@ def test_a_burst_of_creations_is_refused_with_retry_after_and_the_lobby_stays_us
         "KODAMA_RATELIMIT_GAME_PER_S": "0.01",
         "KODAMA_RATELIMIT_IP_FACTOR": "2",
     }
-    with running(tmp_path, "limits-test", **settings) as server:
+    with running(tmp_path, SECRET, **settings) as server:
         # One client, one cookie: its own bucket (3) empties first.
         flooder = visitor(server)
         answers = [flooder.post("/api/games", json={"variant": "yote"}) for _ in range(3)]
@@ -83,7 +85,7 @@ def test_a_burst_of_creations_is_refused_with_retry_after_and_the_lobby_stays_us
 
 def test_open_public_games_are_capped_per_player_and_per_address(tmp_path: Path):
     settings = {"KODAMA_MAX_OPEN_GAMES": "2", "KODAMA_MAX_OPEN_GAMES_PER_IP": "4"}
-    with running(tmp_path, "limits-test", **settings) as server:
+    with running(tmp_path, SECRET, **settings) as server:
         alice = visitor(server)
         made = [alice.post("/api/games", json={"variant": v}) for v in ("yote", "wali", "jungle")]
         assert [m.status_code for m in made] == [201, 201, 409]
@@ -104,7 +106,7 @@ def test_open_public_games_are_capped_per_player_and_per_address(tmp_path: Path)
 
 def test_a_flood_of_moves_over_the_game_socket_is_rate_limited(tmp_path: Path):
     settings = {"KODAMA_RATELIMIT_MOVE_BURST": "5", "KODAMA_RATELIMIT_MOVE_PER_S": "0.01"}
-    with running(tmp_path, "limits-test", **settings) as server:
+    with running(tmp_path, SECRET, **settings) as server:
         alice, bob = visitor(server), visitor(server)
         created = alice.post("/api/games", json={"variant": "dobutsu", "color": "first"}).json()
         token = created["inviteUrl"].rsplit("/", 1)[1]
@@ -135,7 +137,7 @@ def test_a_flood_of_moves_over_the_game_socket_is_rate_limited(tmp_path: Path):
 
 
 def test_more_sockets_from_one_address_than_allowed_are_closed_with_1013(tmp_path: Path):
-    with running(tmp_path, "limits-test", KODAMA_MAX_SOCKETS_PER_IP="3") as server:
+    with running(tmp_path, SECRET, KODAMA_MAX_SOCKETS_PER_IP="3") as server:
         alice = visitor(server)
         game_id = alice.post("/api/games", json={"variant": "yote"}).json()["id"]
         held = [

@@ -23,7 +23,14 @@ FRAME_LIMIT = 4 * LIMIT  # uvicorn's ws_max_size (app/__main__.py): a larger one
 @pytest.fixture(params=["sqlite", "postgres"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
-    with running(tmp_path, "ws-server-test-emuze3TRA4t4VfCrY2ukAUld5W65gUFV", url) as srv:
+    # The tests below send a player's pings and resyncs by the dozen in a second: far past
+    # the "socket" rate limit (test_limits.py), which would answer them in their stead.
+    with running(
+        tmp_path,
+        "ws-server-test-emuze3TRA4t4VfCrY2ukAUld5W65gUFV",
+        url,
+        KODAMA_RATELIMIT_SOCKET_BURST="1000",
+    ) as srv:
         yield srv
 
 
