@@ -66,10 +66,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = 16_384
     # The request head (app/http_protocol.py): request line and headers at most this many
     # bytes, at most this many headers (else 431), and whole within this many seconds of
-    # the connection's opening or the request's first byte (else 408 and closed).
+    # the connection's opening or the request's first byte (else 408 and closed); a body
+    # whole within body_timeout_seconds of the end of its head (else 408 and closed).
     max_header_bytes: int = 16_384
     max_headers: int = 100
     header_timeout_seconds: float = 10.0
+    body_timeout_seconds: float = 10.0
     cookie_secure: bool = False
     # The built-in computer opponents (kodama-random … kodama-hard, app/services/builtin.py).
     # Unset: on for `python -m app serve`, off for an app built otherwise (tests, benches).
