@@ -12,7 +12,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 # Secret keys that were shipped as examples (docker-compose.yml's former default): anyone can
 # read them, and with one a cookie for any player or account can be signed.
 KNOWN_PLACEHOLDER_SECRETS = frozenset({"change-me-to-a-long-random-secret"})
-MIN_SECRET_LENGTH = 32
+MIN_SECRET_LENGTH = 32  # characters other than whitespace
+# A key of one character repeated (or a short pattern) is as easy to guess as a short one;
+# Django's check of its SECRET_KEY asks for 5 different characters too.
+MIN_SECRET_DISTINCT = 5
 
 
 class InsecureSecretError(RuntimeError):
@@ -23,8 +26,18 @@ def secret_key_problem(key: str) -> str | None:
     """Why this key must not sign cookies, or None."""
     if key.strip().lower() in KNOWN_PLACEHOLDER_SECRETS:
         return "SECRET_KEY is the placeholder published in docker-compose.yml"
-    if len(key) < MIN_SECRET_LENGTH:
-        return f"SECRET_KEY has {len(key)} characters, fewer than {MIN_SECRET_LENGTH}"
+    # Whitespace is not counted: a short key padded with spaces is still a short key.
+    meaningful = "".join(key.split())
+    if len(meaningful) < MIN_SECRET_LENGTH:
+        return (
+            f"SECRET_KEY has {len(meaningful)} characters (whitespace aside), "
+            f"fewer than {MIN_SECRET_LENGTH}"
+        )
+    if len(set(meaningful)) < MIN_SECRET_DISTINCT:
+        return (
+            f"SECRET_KEY repeats {len(set(meaningful))} different characters, "
+            f"fewer than {MIN_SECRET_DISTINCT}"
+        )
     return None
 
 

@@ -50,8 +50,29 @@ def test_a_published_placeholder_is_refused(tmp_path: Path, key: str):
 def test_a_key_shorter_than_32_characters_is_refused(tmp_path: Path):
     assert MIN_SECRET_LENGTH == 32
     with pytest.raises(InsecureSecretError, match="31 characters"):
-        settings(tmp_path, secret_key="k" * 31).resolved_secret_key()
-    assert settings(tmp_path, secret_key="k" * 32).resolved_secret_key() == "k" * 32
+        settings(tmp_path, secret_key="abcde" * 6 + "a").resolved_secret_key()
+    assert settings(tmp_path, secret_key="abcde" * 6 + "ab").resolved_secret_key() == (
+        "abcde" * 6 + "ab"
+    )
+
+
+@pytest.mark.parametrize(
+    "key",
+    [" " * 40, "short-key" + " " * 30, "short\t\n key " * 3],
+    ids=["blank", "padded", "spread"],
+)
+def test_a_short_key_padded_with_whitespace_is_refused(tmp_path: Path, key: str):
+    # Whitespace counts for nothing: the key must have 32 other characters.
+    assert len(key) >= MIN_SECRET_LENGTH
+    with pytest.raises(InsecureSecretError, match=r"characters \(whitespace aside\)"):
+        settings(tmp_path, secret_key=key).resolved_secret_key()
+
+
+@pytest.mark.parametrize("key", ["k" * 40, "abab" * 10, "0123" * 10])
+def test_a_long_key_of_a_few_characters_repeated_is_refused(tmp_path: Path, key: str):
+    with pytest.raises(InsecureSecretError, match="different characters"):
+        settings(tmp_path, secret_key=key).resolved_secret_key()
+    assert settings(tmp_path, secret_key="01234" * 8).resolved_secret_key() == "01234" * 8
 
 
 def test_the_development_switch_lets_an_insecure_key_through(tmp_path: Path):
@@ -91,7 +112,11 @@ def serve(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("key", [PLACEHOLDER, "short-secret"], ids=["placeholder", "short"])
+@pytest.mark.parametrize(
+    "key",
+    [PLACEHOLDER, "short-secret", "short-secret" + " " * 30],
+    ids=["placeholder", "short", "padded"],
+)
 def test_a_server_with_an_insecure_key_refuses_to_start(tmp_path: Path, key: str):
     finished = serve(tmp_path, SECRET_KEY=key)
     assert finished.returncode == 3, finished.stderr
