@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -149,8 +152,25 @@ class Settings(BaseSettings):
         path = self.data_dir / "secret_key"
         if not path.exists():
             self.data_dir.mkdir(parents=True, exist_ok=True)
-            path.write_text(secrets.token_urlsafe(32), encoding="utf-8")
-            path.chmod(0o600)
+            # Written whole to a file that is private from its creation (mkstemp: mode 600),
+            # then linked into place, which fails if another start got there first: the key
+            # is never readable by others, not even for a moment, nor ever half written, and
+            # two starts at once keep the same key.
+            fd, temporary = tempfile.mkstemp(dir=self.data_dir, prefix=".secret_key.")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as file:
+                    file.write(secrets.token_urlsafe(32))
+                try:
+                    os.link(temporary, path)
+                except FileExistsError:
+                    pass  # the other start's key is kept
+                except OSError:
+                    # A file system without hard links: renamed into place instead (still
+                    # private and whole; two first starts at once may then differ).
+                    os.replace(temporary, path)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(temporary)
         return path.read_text(encoding="utf-8").strip()
 
 

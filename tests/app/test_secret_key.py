@@ -88,6 +88,42 @@ def test_the_generated_key_is_random_long_and_accepted(tmp_path: Path):
     assert len(first) >= MIN_SECRET_LENGTH and len(second) >= MIN_SECRET_LENGTH
 
 
+def test_the_generated_key_file_is_private_from_its_creation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # Under the usual umask (022) a file written first and restricted afterwards is readable
+    # by every local user until the chmod: the key must never be.
+    monkeypatch.setattr(Path, "chmod", lambda *_args, **_kwargs: None)
+    previous = os.umask(0o022)
+    try:
+        key = settings(tmp_path).resolved_secret_key()
+    finally:
+        os.umask(previous)
+    path = tmp_path / "secret_key"
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.read_text() == key
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]  # no temporary file left
+
+
+def test_two_starts_at_once_on_a_new_data_dir_keep_one_key(tmp_path: Path):
+    # The second finds the key file made between its check and its write: it keeps that key.
+    first = settings(tmp_path)
+    real_exists = Path.exists
+    made: list[str] = []
+
+    def exists_before_the_other_start(path: Path) -> bool:
+        if path.name == "secret_key" and not made:
+            made.append("")  # the other start sees the real file system
+            made[0] = settings(tmp_path).resolved_secret_key()
+            return False  # what this start saw just before
+        return real_exists(path)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Path, "exists", exists_before_the_other_start)
+        assert first.resolved_secret_key() == made[0]
+    assert (tmp_path / "secret_key").read_text() == made[0]
+
+
 def test_an_app_built_with_an_insecure_key_is_refused_too(tmp_path: Path):
     # `uvicorn app.main:create_app --factory`, bypassing `python -m app serve`.
     with pytest.raises(InsecureSecretError):
