@@ -14,7 +14,9 @@ is held for ever (slowloris). This subclass adds, per connection:
   request.timeout`` too (a head sent at once, then a body a byte now and then, held its
   connection for ever just as a slow head did).
 
-Each refusal closes the connection; a refused head never reaches the app, and the app
+Each refusal (and the answer to a request that is not HTTP at all, ``400
+request.malformed``) is JSON as the app's errors are, with the app's security headers
+(app/api/headers.py), and closes the connection; a refused head never reaches the app, and the app
 reading a body too slow to come gets a disconnect. A response being sent, however long (an
 NDJSON stream), is not a request being read: no deadline runs then. Settings:
 ``KODAMA_MAX_HEADER_BYTES``, ``KODAMA_MAX_HEADERS``, ``KODAMA_HEADER_TIMEOUT_SECONDS``,
@@ -38,7 +40,10 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.server import ServerState
 
+from .api.headers import refusal_headers
 from .core.config import Settings
+
+SECURITY_HEADERS = refusal_headers()
 
 
 class _HeadRefused(Exception):
@@ -93,7 +98,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         except httptools.HttpParserError:
             if not self.refused:
                 self.logger.warning("Invalid HTTP request received.")
-                self.send_400_response("Invalid HTTP request received.")
+                self._refuse(400, "request.malformed", "the request is not valid HTTP/1.1")
             return
         if self.reading_head and self.head_bytes > self.max_head_bytes:
             self._refuse(431, "request.head_too_large", self._too_large_sentence())
@@ -178,6 +183,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         head += [
             name + b": " + value + b"\r\n" for name, value in self.server_state.default_headers
         ]
+        head += [name + b": " + value + b"\r\n" for name, value in SECURITY_HEADERS]
         head += [
             b"content-type: application/json\r\n",
             b"content-length: %d\r\n" % len(body),

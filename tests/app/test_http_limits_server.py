@@ -363,3 +363,43 @@ def test_a_body_sent_in_pieces_within_the_deadline_is_served(server: Server):
         sock.sendall(body[10:])
         status, _, answer = read_response(sock)
     assert status == 201, answer
+
+
+# ---- the protocol's own answers ----------------------------------------------------------------
+def raw_answer(server: Server, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    with connect(server) as sock:
+        sock.sendall(request)
+        return read_response(sock)
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET /api/me HTTP/1.1\r\nHost: kodama\r\nX-Padding: " + b"a" * 17_000 + b"\r\n\r\n",
+        b"GET /api/me HTTP/1.1\r\nHost: kodama\r\n"
+        + b"".join(b"X-Header-%d: 1\r\n" % i for i in range(120))
+        + b"\r\n",
+        b"GET /api/me HTTP/1.1\r\nHost: ko",  # 408 at the deadline
+        b"GET /api/me HTTP/1.1\r\nHost: kodama\r\nNot a header\r\n\r\n",
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 not http\r\n\r\n",  # TLS to a plain port
+    ],
+    ids=["head-too-large", "too-many-headers", "timeout", "bad-header", "not-http"],
+)
+def test_the_protocols_own_refusals_are_json_with_the_security_headers(
+    server: Server, request_bytes: bytes
+):
+    # Answered before any middleware sees the request: the docs promise the security
+    # headers on every answer, refusals included, and every error in the JSON shape.
+    status, headers, body = raw_answer(server, request_bytes)
+    assert status in (400, 408, 431)
+    assert headers["content-type"] == "application/json"
+    answer = json.loads(body)
+    assert set(answer) == {"error", "code"}
+    if status == 400:
+        assert answer["code"] == "request.malformed"
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["referrer-policy"] == "same-origin"
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert "script-src 'self'" in headers["content-security-policy"]
+    assert headers["connection"] == "close"
