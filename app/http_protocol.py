@@ -9,11 +9,18 @@ is held for ever (slowloris). This subclass adds, per connection:
 - a limit on the number of headers: ``431 request.too_many_headers``;
 - a deadline to finish sending a head, counted from the connection's opening or the first
   byte of a request: ``408 request.timeout`` (a connection that sent nothing is just
-  closed, as an idle keep-alive connection is).
+  closed, as an idle keep-alive connection is);
+- a deadline to finish sending a body, counted from the end of its head: ``408
+  request.timeout`` too (a head sent at once, then a body a byte now and then, held its
+  connection for ever just as a slow head did).
 
-Each refusal closes the connection; nothing of it reaches the app. A response being sent,
-however long (an NDJSON stream), is not a head being read: no deadline runs then.
-Settings: ``KODAMA_MAX_HEADER_BYTES``, ``KODAMA_MAX_HEADERS``, ``KODAMA_HEADER_TIMEOUT_SECONDS``.
+Each refusal (and the answer to a request that is not HTTP at all, ``400
+request.malformed``) is JSON as the app's errors are, with the app's security headers
+(app/api/headers.py), and closes the connection; a refused head never reaches the app, and the app
+reading a body too slow to come gets a disconnect. A response being sent, however long (an
+NDJSON stream), is not a request being read: no deadline runs then. Settings:
+``KODAMA_MAX_HEADER_BYTES``, ``KODAMA_MAX_HEADERS``, ``KODAMA_HEADER_TIMEOUT_SECONDS``,
+``KODAMA_BODY_TIMEOUT_SECONDS``.
 
 httptools, not h11: parsing a request costs ~1.5 µs instead of ~27 µs (measured with a bot's
 move request), and h11's one setting (``h11_max_incomplete_event_size``) bounds only the
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import httptools
@@ -32,7 +40,10 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.server import ServerState
 
+from .api.headers import refusal_headers
 from .core.config import Settings
+
+SECURITY_HEADERS = refusal_headers()
 
 
 class _HeadRefused(Exception):
@@ -43,6 +54,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
     max_head_bytes: ClassVar[int] = 16_384
     max_headers: ClassVar[int] = 100
     head_timeout: ClassVar[float] = 10.0
+    body_timeout: ClassVar[float] = 10.0
 
     def __init__(
         self,
@@ -54,16 +66,18 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         super().__init__(config, server_state, app_state, _loop)
         self.reading_head = True  # from the opening: the first request's head is awaited
         self.head_bytes = 0  # received of the current head (and what came with it)
-        self.head_deadline: asyncio.TimerHandle | None = None
+        # The one deadline running: the head's while a head is read, the body's while a
+        # body is (they never overlap).
+        self.deadline: asyncio.TimerHandle | None = None
         self.refused = False
 
     # ---- the connection ---------------------------------------------------------------------
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._start_head_deadline()
+        self._start_deadline(self.head_timeout, self._head_too_slow)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._stop_head_deadline()
+        self._stop_deadline()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -84,27 +98,32 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         except httptools.HttpParserError:
             if not self.refused:
                 self.logger.warning("Invalid HTTP request received.")
-                self.send_400_response("Invalid HTTP request received.")
+                self._refuse(400, "request.malformed", "the request is not valid HTTP/1.1")
             return
         if self.reading_head and self.head_bytes > self.max_head_bytes:
             self._refuse(431, "request.head_too_large", self._too_large_sentence())
+        elif not self.reading_head and not self.refused:
+            # A head is complete and its body is not (on_message_complete would have set
+            # reading_head): the body has body_timeout to arrive whole.
+            self._start_deadline(self.body_timeout, self._body_too_slow)
 
     # ---- parser callbacks -------------------------------------------------------------------
     def on_message_begin(self) -> None:
         # The first byte of a request: its head has head_timeout to arrive whole (a
         # keep-alive connection's next request too, once it starts).
-        self._start_head_deadline()
+        self._start_deadline(self.head_timeout, self._head_too_slow)
         super().on_message_begin()
 
     def on_message_complete(self) -> None:
         # What arrives next is the next request's head (a response may still be on its way).
         self.reading_head = True
         self.head_bytes = 0
+        self._stop_deadline()  # the body's, if it came in more than one read
         super().on_message_complete()
 
     def on_headers_complete(self) -> None:
         self.reading_head = False
-        self._stop_head_deadline()
+        self._stop_deadline()
         # The head may have arrived with more in one read: measure the head itself too.
         size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
         if size > self.max_head_bytes:
@@ -120,17 +139,17 @@ class BoundedHttpProtocol(HttpToolsProtocol):
     def _too_large_sentence(self) -> str:
         return f"the request line and headers are larger than {self.max_head_bytes} bytes"
 
-    def _start_head_deadline(self) -> None:
-        if self.head_deadline is None:
-            self.head_deadline = self.loop.call_later(self.head_timeout, self._head_too_slow)
+    def _start_deadline(self, seconds: float, expired: Callable[[], None]) -> None:
+        if self.deadline is None:
+            self.deadline = self.loop.call_later(seconds, expired)
 
-    def _stop_head_deadline(self) -> None:
-        if self.head_deadline is not None:
-            self.head_deadline.cancel()
-            self.head_deadline = None
+    def _stop_deadline(self) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
 
     def _head_too_slow(self) -> None:
-        self.head_deadline = None
+        self.deadline = None
         if self.transport.is_closing():
             return
         if self.head_bytes == 0:
@@ -140,9 +159,23 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         sentence = f"the request head did not arrive within {self.head_timeout:g} s"
         self._refuse(408, "request.timeout", sentence)
 
+    def _body_too_slow(self) -> None:
+        self.deadline = None
+        if self.transport.is_closing():
+            return
+        if self.cycle is not None and self.cycle.response_started:
+            # Answered already (a route that did not wait for the body): no second answer.
+            self.refused = True
+            self.transport.close()
+            return
+        # The app is waiting for the rest of the body: the close makes its wait end with a
+        # disconnect (it answers nothing more).
+        sentence = f"the request body did not arrive within {self.body_timeout:g} s"
+        self._refuse(408, "request.timeout", sentence)
+
     def _refuse(self, status: int, code: str, sentence: str) -> None:
         self.refused = True
-        self._stop_head_deadline()
+        self._stop_deadline()
         if self.transport.is_closing():
             return
         body = json.dumps({"error": sentence, "code": code}).encode()
@@ -150,6 +183,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         head += [
             name + b": " + value + b"\r\n" for name, value in self.server_state.default_headers
         ]
+        head += [name + b": " + value + b"\r\n" for name, value in SECURITY_HEADERS]
         head += [
             b"content-type: application/json\r\n",
             b"content-length: %d\r\n" % len(body),
@@ -168,5 +202,6 @@ def bounded_protocol(settings: Settings) -> type[BoundedHttpProtocol]:
             "max_head_bytes": settings.max_header_bytes,
             "max_headers": settings.max_headers,
             "head_timeout": settings.header_timeout_seconds,
+            "body_timeout": settings.body_timeout_seconds,
         },
     )

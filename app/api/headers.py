@@ -33,9 +33,11 @@ FIXED = {
 }
 
 
-def content_security_policy(scope: Scope) -> str:
+def content_security_policy(scope: Scope | None) -> str:
+    """The policy for an answer to this request (None: a request whose head was refused
+    before it was read, so no Host is known; the sockets' origin is then left out)."""
     connect = "connect-src 'self'"
-    origin = own_origin(scope)
+    origin = None if scope is None else own_origin(scope)
     if origin is not None:
         socket = "wss" if origin[0] == "https" else "ws"
         connect += f" {socket}{origin_text(origin).removeprefix(origin[0])}"
@@ -65,4 +67,11 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-__all__ = ["SecurityHeaders", "content_security_policy"]
+def refusal_headers() -> list[tuple[bytes, bytes]]:
+    """The headers above for an answer the HTTP protocol writes itself (a refused head,
+    app/http_protocol.py), which no middleware sees."""
+    headers = {"Content-Security-Policy": content_security_policy(None), **FIXED}
+    return [(name.lower().encode(), value.encode()) for name, value in headers.items()]
+
+
+__all__ = ["SecurityHeaders", "content_security_policy", "refusal_headers"]

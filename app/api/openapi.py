@@ -1,6 +1,9 @@
 """/openapi.json as the server answers: a request that fails validation is a 400
 ``request.invalid`` (``ErrorOut``, app/main.py), never FastAPI's 422 ``HTTPValidationError``;
-422 stays where a route declares it (an illegal move)."""
+422 stays where a route declares it (an illegal move). The refusals the middleware makes
+before any route runs are documented on every route they can reach: a state-changing
+request from a page of another origin (403 ``origin.forbidden``, app/api/origin.py) and a
+body over the limit (413 ``request.too_large``, app/body_limit.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +17,12 @@ VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
 ERROR_OUT = {"$ref": "#/components/schemas/ErrorOut"}
 INVALID = {
     "description": "an invalid request: `request.invalid`, or a more precise code",
+    "content": {"application/json": {"schema": ERROR_OUT}},
+}
+UNSAFE_METHODS = ("post", "put", "patch", "delete")  # those the Origin check looks at
+FOREIGN_ORIGIN = "`origin.forbidden`: sent by a page of another origin"
+TOO_LARGE = {
+    "description": "`request.too_large`: a body over the limit (16384 bytes)",
     "content": {"application/json": {"schema": ERROR_OUT}},
 }
 
@@ -32,12 +41,15 @@ def install(app: FastAPI) -> None:
 
 def corrected(schema: dict[str, Any]) -> dict[str, Any]:
     for item in schema.get("paths", {}).values():
-        for operation in item.values():
+        for method, operation in item.items():
             responses = operation.setdefault("responses", {})
             if _is_validation_error(responses.get("422")):
                 del responses["422"]
             if _validates(operation):
                 responses.setdefault("400", INVALID)
+            if method in UNSAFE_METHODS:
+                _add_foreign_origin(responses)
+                responses.setdefault("413", TOO_LARGE)
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     for name in VALIDATION_SCHEMAS:
         components.pop(name, None)
@@ -45,6 +57,19 @@ def corrected(schema: dict[str, Any]) -> dict[str, Any]:
         "ErrorOut", ErrorOut.model_json_schema(ref_template="#/components/schemas/{model}")
     )
     return schema
+
+
+def _add_foreign_origin(responses: dict[str, Any]) -> None:
+    """403 ``origin.forbidden``, besides the route's own 403s if it has any."""
+    forbidden = responses.setdefault(
+        "403",
+        {"description": "", "content": {"application/json": {"schema": ERROR_OUT}}},
+    )
+    described = forbidden.get("description", "")
+    if not described:
+        forbidden["description"] = FOREIGN_ORIGIN
+    elif "origin.forbidden" not in described:
+        forbidden["description"] = f"{described}; or {FOREIGN_ORIGIN}"
 
 
 def _validates(operation: dict[str, Any]) -> bool:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -12,7 +15,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 # Secret keys that were shipped as examples (docker-compose.yml's former default): anyone can
 # read them, and with one a cookie for any player or account can be signed.
 KNOWN_PLACEHOLDER_SECRETS = frozenset({"change-me-to-a-long-random-secret"})
-MIN_SECRET_LENGTH = 32
+MIN_SECRET_LENGTH = 32  # characters other than whitespace
+# A key of one character repeated (or a short pattern) is as easy to guess as a short one;
+# Django's check of its SECRET_KEY asks for 5 different characters too.
+MIN_SECRET_DISTINCT = 5
 
 
 class InsecureSecretError(RuntimeError):
@@ -23,8 +29,18 @@ def secret_key_problem(key: str) -> str | None:
     """Why this key must not sign cookies, or None."""
     if key.strip().lower() in KNOWN_PLACEHOLDER_SECRETS:
         return "SECRET_KEY is the placeholder published in docker-compose.yml"
-    if len(key) < MIN_SECRET_LENGTH:
-        return f"SECRET_KEY has {len(key)} characters, fewer than {MIN_SECRET_LENGTH}"
+    # Whitespace is not counted: a short key padded with spaces is still a short key.
+    meaningful = "".join(key.split())
+    if len(meaningful) < MIN_SECRET_LENGTH:
+        return (
+            f"SECRET_KEY has {len(meaningful)} characters (whitespace aside), "
+            f"fewer than {MIN_SECRET_LENGTH}"
+        )
+    if len(set(meaningful)) < MIN_SECRET_DISTINCT:
+        return (
+            f"SECRET_KEY repeats {len(set(meaningful))} different characters, "
+            f"fewer than {MIN_SECRET_DISTINCT}"
+        )
     return None
 
 
@@ -66,10 +82,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = 16_384
     # The request head (app/http_protocol.py): request line and headers at most this many
     # bytes, at most this many headers (else 431), and whole within this many seconds of
-    # the connection's opening or the request's first byte (else 408 and closed).
+    # the connection's opening or the request's first byte (else 408 and closed); a body
+    # whole within body_timeout_seconds of the end of its head (else 408 and closed).
     max_header_bytes: int = 16_384
     max_headers: int = 100
     header_timeout_seconds: float = 10.0
+    body_timeout_seconds: float = 10.0
     cookie_secure: bool = False
     # The built-in computer opponents (kodama-random … kodama-hard, app/services/builtin.py).
     # Unset: on for `python -m app serve`, off for an app built otherwise (tests, benches).
@@ -150,8 +168,25 @@ class Settings(BaseSettings):
         path = self.data_dir / "secret_key"
         if not path.exists():
             self.data_dir.mkdir(parents=True, exist_ok=True)
-            path.write_text(secrets.token_urlsafe(32), encoding="utf-8")
-            path.chmod(0o600)
+            # Written whole to a file that is private from its creation (mkstemp: mode 600),
+            # then linked into place, which fails if another start got there first: the key
+            # is never readable by others, not even for a moment, nor ever half written, and
+            # two starts at once keep the same key.
+            fd, temporary = tempfile.mkstemp(dir=self.data_dir, prefix=".secret_key.")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as file:
+                    file.write(secrets.token_urlsafe(32))
+                try:
+                    os.link(temporary, path)
+                except FileExistsError:
+                    pass  # the other start's key is kept
+                except OSError:
+                    # A file system without hard links: renamed into place instead (still
+                    # private and whole; two first starts at once may then differ).
+                    os.replace(temporary, path)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(temporary)
         return path.read_text(encoding="utf-8").strip()
 
 

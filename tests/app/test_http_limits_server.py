@@ -24,6 +24,7 @@ from tests.server import Server, running
 SECRET = "limits-Yq3Jd8sWm1Zr6Tb0Xn4Kc7Pv2Lh5Fg9A"
 HUGE = 100 * 1024 * 1024
 HEAD_TIMEOUT = 3.0  # KODAMA_HEADER_TIMEOUT_SECONDS of the server under test
+BODY_TIMEOUT = 3.0  # KODAMA_BODY_TIMEOUT_SECONDS
 MB = 1024  # kB
 
 
@@ -34,6 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         data,
         SECRET,
         KODAMA_HEADER_TIMEOUT_SECONDS=str(HEAD_TIMEOUT),
+        KODAMA_BODY_TIMEOUT_SECONDS=str(BODY_TIMEOUT),
         KODAMA_KEEPALIVE_SECONDS="0.5",
     ) as srv:
         yield srv
@@ -316,3 +318,88 @@ def test_a_keep_alive_connection_has_the_deadline_again_for_its_next_request(ser
         status, _, body = read_response(sock)
         assert status == 408 and json.loads(body)["code"] == "request.timeout"
         assert HEAD_TIMEOUT * 0.9 <= time.monotonic() - started <= HEAD_TIMEOUT + 10
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["content-length", "chunked"])
+def test_a_body_trickled_after_a_quick_head_is_cut_off_at_the_body_deadline(
+    server: Server, declared: bool
+):
+    framing = b"Content-Length: 1000" if declared else b"Transfer-Encoding: chunked"
+    with connect(server) as sock:
+        sock.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: kodama\r\nContent-Type: application/json\r\n"
+            + framing
+            + b"\r\n\r\n"
+        )
+        started = time.monotonic()
+        sent = 0
+        # A byte of body whenever the server has not answered for 0.2 s: the wait for the
+        # server's answer (bounded) paces the bytes; 1000 would take 200 s.
+        while not select.select([sock], [], [], 0.2)[0]:
+            assert time.monotonic() - started < BODY_TIMEOUT + 10, "no body deadline"
+            sock.sendall(b"{" if declared else b"1\r\n{\r\n")
+            sent += 1
+        status, headers, body = read_response(sock)
+        waited = time.monotonic() - started
+        assert status == 408, body
+        assert json.loads(body) == {
+            "error": f"the request body did not arrive within {BODY_TIMEOUT:g} s",
+            "code": "request.timeout",
+        }
+        assert headers["connection"] == "close"
+        assert closed_by_server(sock, within=5)
+    assert BODY_TIMEOUT * 0.9 <= waited <= BODY_TIMEOUT + 10, waited
+    assert sent >= 5  # bytes kept coming: the deadline is the whole body's, not an idle one
+    assert get(server, "/api/me")[0] == 200
+
+
+def test_a_body_sent_in_pieces_within_the_deadline_is_served(server: Server):
+    body = b'{"variant": "dobutsu", "public": false}'
+    with connect(server) as sock:
+        sock.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: kodama\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (len(body), body[:10])
+        )
+        sock.sendall(body[10:])
+        status, _, answer = read_response(sock)
+    assert status == 201, answer
+
+
+# ---- the protocol's own answers ----------------------------------------------------------------
+def raw_answer(server: Server, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    with connect(server) as sock:
+        sock.sendall(request)
+        return read_response(sock)
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET /api/me HTTP/1.1\r\nHost: kodama\r\nX-Padding: " + b"a" * 17_000 + b"\r\n\r\n",
+        b"GET /api/me HTTP/1.1\r\nHost: kodama\r\n"
+        + b"".join(b"X-Header-%d: 1\r\n" % i for i in range(120))
+        + b"\r\n",
+        b"GET /api/me HTTP/1.1\r\nHost: ko",  # 408 at the deadline
+        b"GET /api/me HTTP/1.1\r\nHost: kodama\r\nNot a header\r\n\r\n",
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 not http\r\n\r\n",  # TLS to a plain port
+    ],
+    ids=["head-too-large", "too-many-headers", "timeout", "bad-header", "not-http"],
+)
+def test_the_protocols_own_refusals_are_json_with_the_security_headers(
+    server: Server, request_bytes: bytes
+):
+    # Answered before any middleware sees the request: the docs promise the security
+    # headers on every answer, refusals included, and every error in the JSON shape.
+    status, headers, body = raw_answer(server, request_bytes)
+    assert status in (400, 408, 431)
+    assert headers["content-type"] == "application/json"
+    answer = json.loads(body)
+    assert set(answer) == {"error", "code"}
+    if status == 400:
+        assert answer["code"] == "request.malformed"
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["referrer-policy"] == "same-origin"
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert "script-src 'self'" in headers["content-security-policy"]
+    assert headers["connection"] == "close"

@@ -111,5 +111,28 @@ def test_the_cookie_and_the_token_are_declared_security_schemes(schema: dict[str
         assert "security" not in paths[path]["get"], path
 
 
+def test_every_state_changing_route_documents_the_refusals_made_before_it_runs(
+    web: TestClient, schema: dict[str, Any]
+):
+    # The Origin check and the body limit answer for every POST/PUT/PATCH/DELETE, whatever
+    # the route: the schema says so on each of them.
+    unsafe = [
+        (method, path, operation)
+        for method, path, operation in operations(schema)
+        if method in ("post", "put", "patch", "delete")
+    ]
+    assert len(unsafe) > 30
+    for method, path, operation in unsafe:
+        responses = operation["responses"]
+        assert "origin.forbidden" in responses["403"]["description"], (method, path)
+        assert responses["403"]["content"]["application/json"]["schema"] == {"$ref": ERROR_OUT}
+        assert "request.too_large" in responses["413"]["description"], (method, path)
+    for path in ("/api/users", "/api/token/test", "/api/games"):
+        answer = web.post(path, headers={"Origin": "http://elsewhere.example"}, content=b"x")
+        assert answer.status_code == 403 and answer.json()["code"] == "origin.forbidden"
+        answer = web.post(path, content=b"x" * 20_000)
+        assert answer.status_code == 413 and answer.json()["code"] == "request.too_large"
+
+
 def test_the_schema_is_built_once(web: TestClient):
     assert web.app.openapi() is web.app.openapi()  # type: ignore[attr-defined]

@@ -50,8 +50,29 @@ def test_a_published_placeholder_is_refused(tmp_path: Path, key: str):
 def test_a_key_shorter_than_32_characters_is_refused(tmp_path: Path):
     assert MIN_SECRET_LENGTH == 32
     with pytest.raises(InsecureSecretError, match="31 characters"):
-        settings(tmp_path, secret_key="k" * 31).resolved_secret_key()
-    assert settings(tmp_path, secret_key="k" * 32).resolved_secret_key() == "k" * 32
+        settings(tmp_path, secret_key="abcde" * 6 + "a").resolved_secret_key()
+    assert settings(tmp_path, secret_key="abcde" * 6 + "ab").resolved_secret_key() == (
+        "abcde" * 6 + "ab"
+    )
+
+
+@pytest.mark.parametrize(
+    "key",
+    [" " * 40, "short-key" + " " * 30, "short\t\n key " * 3],
+    ids=["blank", "padded", "spread"],
+)
+def test_a_short_key_padded_with_whitespace_is_refused(tmp_path: Path, key: str):
+    # Whitespace counts for nothing: the key must have 32 other characters.
+    assert len(key) >= MIN_SECRET_LENGTH
+    with pytest.raises(InsecureSecretError, match=r"characters \(whitespace aside\)"):
+        settings(tmp_path, secret_key=key).resolved_secret_key()
+
+
+@pytest.mark.parametrize("key", ["k" * 40, "abab" * 10, "0123" * 10])
+def test_a_long_key_of_a_few_characters_repeated_is_refused(tmp_path: Path, key: str):
+    with pytest.raises(InsecureSecretError, match="different characters"):
+        settings(tmp_path, secret_key=key).resolved_secret_key()
+    assert settings(tmp_path, secret_key="01234" * 8).resolved_secret_key() == "01234" * 8
 
 
 def test_the_development_switch_lets_an_insecure_key_through(tmp_path: Path):
@@ -65,6 +86,42 @@ def test_the_generated_key_is_random_long_and_accepted(tmp_path: Path):
     second = settings(tmp_path / "b").resolved_secret_key()
     assert first != second
     assert len(first) >= MIN_SECRET_LENGTH and len(second) >= MIN_SECRET_LENGTH
+
+
+def test_the_generated_key_file_is_private_from_its_creation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # Under the usual umask (022) a file written first and restricted afterwards is readable
+    # by every local user until the chmod: the key must never be.
+    monkeypatch.setattr(Path, "chmod", lambda *_args, **_kwargs: None)
+    previous = os.umask(0o022)
+    try:
+        key = settings(tmp_path).resolved_secret_key()
+    finally:
+        os.umask(previous)
+    path = tmp_path / "secret_key"
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.read_text() == key
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]  # no temporary file left
+
+
+def test_two_starts_at_once_on_a_new_data_dir_keep_one_key(tmp_path: Path):
+    # The second finds the key file made between its check and its write: it keeps that key.
+    first = settings(tmp_path)
+    real_exists = Path.exists
+    made: list[str] = []
+
+    def exists_before_the_other_start(path: Path) -> bool:
+        if path.name == "secret_key" and not made:
+            made.append("")  # the other start sees the real file system
+            made[0] = settings(tmp_path).resolved_secret_key()
+            return False  # what this start saw just before
+        return real_exists(path)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Path, "exists", exists_before_the_other_start)
+        assert first.resolved_secret_key() == made[0]
+    assert (tmp_path / "secret_key").read_text() == made[0]
 
 
 def test_an_app_built_with_an_insecure_key_is_refused_too(tmp_path: Path):
@@ -91,7 +148,11 @@ def serve(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("key", [PLACEHOLDER, "short-secret"], ids=["placeholder", "short"])
+@pytest.mark.parametrize(
+    "key",
+    [PLACEHOLDER, "short-secret", "short-secret" + " " * 30],
+    ids=["placeholder", "short", "padded"],
+)
 def test_a_server_with_an_insecure_key_refuses_to_start(tmp_path: Path, key: str):
     finished = serve(tmp_path, SECRET_KEY=key)
     assert finished.returncode == 3, finished.stderr

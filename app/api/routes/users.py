@@ -16,7 +16,6 @@ from pydantic import BaseModel, Field
 from sqlalchemy import case, func, or_, select
 
 from ...models import Game, Player
-from ...schemas import ErrorOut
 from ...services import exports
 from ...services.errors import ServiceError
 from ...services.games import ENDED
@@ -25,7 +24,7 @@ from ..auth import Caller, account_caller, caller
 from ..botmodels import EventGameOut, LichessGameOut
 from ..deps import Services, ServicesDep
 from ..lists import read_list, text_body
-from .bot import base_url
+from .bot import base_url, errors
 from .export import TEXT_RECORD, PGNResponse, wants
 
 router = APIRouter(tags=["users"])
@@ -37,10 +36,6 @@ MAX_STATUS_IDS = 100
 # browsers too); the other preferences are the pages', kept in each browser.
 CHALLENGE_ANYONE = 5
 LANGUAGE = "en-US"
-
-
-def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorOut} for code in codes}
 
 
 # ---- models --------------------------------------------------------------------------------
