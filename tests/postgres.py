@@ -114,12 +114,30 @@ class TempPostgres:
         )  # fmt: skip
         return self
 
-    def create_database(self, name: str) -> str:
+    def create_database(self, name: str, *, template: str | None = None) -> str:
+        """A new database: empty, or a copy of ``template`` (``CREATE DATABASE … TEMPLATE``,
+        a file-level copy: far cheaper than running the migrations again)."""
+        copy = ["-T", template] if template is not None else []
         self._run(
             str(self.bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
-            "-U", "postgres", name,
+            "-U", "postgres", *copy, name,
         )  # fmt: skip
         return self.url(name)
+
+    def seal_template(self, name: str) -> None:
+        """Make ``name`` a template nobody can connect to. PostgreSQL refuses to copy a
+        database while another session is connected to it, and a connection could change
+        it: refusing every connection keeps each copy identical to the first."""
+        self.sql(f"ALTER DATABASE {name} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false")
+
+    def sql(self, statement: str, database: str = "postgres") -> str:
+        """One statement through psql; its rows as unaligned text, one per line."""
+        done = self._run(
+            str(self.bin_dir / "psql"), "-h", "127.0.0.1", "-p", str(self.port),
+            "-U", "postgres", "-d", database, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+            "-c", statement,
+        )  # fmt: skip
+        return done.stdout.strip()
 
     def url(self, name: str) -> str:
         return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/{name}"
