@@ -9,11 +9,12 @@ import itertools
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 import sqlalchemy as sa
 
 from app.db import make_engine
-from tests.postgres import TempPostgres
+from tests.postgres import TempPostgres, asyncpg_url
 from tests.templates import SqliteTemplate, file_digest, head_revision
 
 _checks = itertools.count()
@@ -97,9 +98,9 @@ def test_the_postgres_template_stays_at_head_sealed_and_untouched(
 ) -> None:
     asyncio.run(_write_a_player(postgres_url))
     flags = "SELECT datistemplate, datallowconn FROM pg_database WHERE datname = '{}'"
-    assert postgres.sql(flags.format(postgres_template)) == "t|f"
+    assert postgres.admin().fetch(flags.format(postgres_template)) == [(True, False)]
     # Sealed: nobody can connect, so nobody can change it or hold a copy up.
-    with pytest.raises(RuntimeError, match="is not currently accepting connections"):
-        postgres.sql("SELECT 1", database=postgres_template)
+    with pytest.raises(asyncpg.PostgresError, match="is not currently accepting connections"):
+        asyncio.run(asyncpg.connect(asyncpg_url(postgres.url(postgres_template))))
     copy = postgres.create_database(f"check_{next(_checks)}", template=postgres_template)
     _assert_fresh(copy)
