@@ -8,6 +8,7 @@ refuses to run as root, so as root the server runs as the ``postgres`` system us
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import pwd
@@ -15,8 +16,15 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
+
+import asyncpg
+
+T = TypeVar("T")
 
 
 def _bin_dir() -> Path | None:
@@ -61,6 +69,41 @@ def free_port() -> int:
         return port
 
 
+def asyncpg_url(url: str) -> str:
+    """The plain ``postgresql://`` form of a SQLAlchemy ``postgresql+asyncpg://`` URL."""
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+class AdminSession:
+    """One connection kept open on an event loop in a thread of its own, so that synchronous
+    code (fixtures, benchmarks) can use it whether or not its own thread runs a loop. A
+    statement through it takes milliseconds; a ``createdb`` process took ~100 ms a database."""
+
+    def __init__(self, dsn: str) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="postgres-admin", daemon=True
+        )
+        self._thread.start()
+        self._conn = self._wait(asyncpg.connect(dsn))
+
+    def _wait(self, work: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result(timeout=60)
+
+    def execute(self, statement: str) -> None:
+        self._wait(self._conn.execute(statement))
+
+    def fetch(self, query: str) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in self._wait(self._conn.fetch(query))]
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):  # the server may be gone already
+            self._wait(self._conn.close(timeout=5))
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        self._loop.close()
+
+
 class TempPostgres:
     """``with TempPostgres() as pg: pg.url("dbname")`` — a cluster for the block's duration."""
 
@@ -73,6 +116,7 @@ class TempPostgres:
         self.root = Path(tempfile.mkdtemp(prefix="kodama-pg-"))
         self.data = self.root / "data"
         self._user: list[str] = []
+        self._admin: AdminSession | None = None
 
     def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(
@@ -114,17 +158,34 @@ class TempPostgres:
         )  # fmt: skip
         return self
 
-    def create_database(self, name: str) -> str:
-        self._run(
-            str(self.bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
-            "-U", "postgres", name,
-        )  # fmt: skip
+    def admin(self) -> AdminSession:
+        """The session's connection to the server's ``postgres`` database (opened once)."""
+        if self._admin is None:
+            self._admin = AdminSession(asyncpg_url(self.url("postgres")))
+        return self._admin
+
+    def create_database(self, name: str, *, template: str | None = None) -> str:
+        """A new database: empty, or a copy of ``template`` (``CREATE DATABASE … TEMPLATE``,
+        a file-level copy: far cheaper than running the migrations again)."""
+        copy = f' TEMPLATE "{template}"' if template is not None else ""
+        self.admin().execute(f'CREATE DATABASE "{name}"{copy}')
         return self.url(name)
+
+    def seal_template(self, name: str) -> None:
+        """Make ``name`` a template nobody can connect to. PostgreSQL refuses to copy a
+        database while another session is connected to it, and a connection could change
+        it: refusing every connection keeps each copy identical to the first."""
+        self.admin().execute(
+            f'ALTER DATABASE "{name}" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false'
+        )
 
     def url(self, name: str) -> str:
         return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/{name}"
 
     def stop(self) -> None:
+        if self._admin is not None:
+            self._admin.close()
+            self._admin = None
         with contextlib.suppress(RuntimeError):
             self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
         shutil.rmtree(self.root, ignore_errors=True)

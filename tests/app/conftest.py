@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.__main__ import migrate
 from app.core.config import Settings
 from app.identity import COOKIE, Identities
 from app.main import create_app
@@ -20,12 +19,10 @@ SECRET = "tests-L6sheO7oeGJY--2WyRf-JiIAHEtHMOCr"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'kodama.sqlite3'}"
-    else:
-        url = request.getfixturevalue("postgres_url")
-    migrate(url)
+def database_url(request: pytest.FixtureRequest) -> str:
+    """A fresh database at the head revision, on each backend: a copy of the session's
+    template (tests/templates.py), not a migration per test."""
+    url: str = request.getfixturevalue(f"{request.param}_url")
     return url
 
 

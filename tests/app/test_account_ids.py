@@ -38,7 +38,7 @@ def blank_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database (not migrated)."""
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'kodama.sqlite3'}"
-    return str(request.getfixturevalue("postgres_url"))
+    return str(request.getfixturevalue("empty_postgres_url"))
 
 
 def run_sql(url: str, *statements: str, **params: Any) -> list[list[tuple[Any, ...]]]:

@@ -49,7 +49,7 @@ def url_at_0003(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path / 'kodama.sqlite3'}"
     else:
-        url = request.getfixturevalue("postgres_url")
+        url = request.getfixturevalue("empty_postgres_url")
     alembic(url, "upgrade", "0003")
     return url
 

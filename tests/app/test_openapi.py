@@ -11,19 +11,20 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.__main__ import migrate
 from app.main import create_app
 from tests.app.conftest import make_settings
+from tests.templates import SqliteTemplate
 
 ERROR_OUT = "#/components/schemas/ErrorOut"
 MOVE_ROUTE = re.compile(r"^/api/(bot|board)/game/\{game_id\}/move/\{move\}$")
 
 
 @pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+def web(
+    tmp_path_factory: pytest.TempPathFactory, sqlite_template: SqliteTemplate
+) -> Iterator[TestClient]:
     data = tmp_path_factory.mktemp("openapi")
-    url = f"sqlite+aiosqlite:///{data / 'kodama.sqlite3'}"
-    migrate(url)
+    url = sqlite_template.copy_to(data)
     with TestClient(create_app(make_settings(url, data))) as client:
         yield client
 

@@ -14,7 +14,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 import engine
-from app.__main__ import migrate
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 NODE = shutil.which("node")
@@ -37,11 +36,9 @@ MODULE_REF = re.compile(r"""(?:from|import)\s*["'](\./[^"']+)["']""")
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
+def database_url(sqlite_url: str) -> str:
     """The pages do not depend on the database: SQLite only (overrides conftest's pair)."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'kodama.sqlite3'}"
-    migrate(url)
-    return url
+    return sqlite_url
 
 
 def referenced_files() -> set[str]:

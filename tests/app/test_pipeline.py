@@ -15,7 +15,6 @@ import asyncpg
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.__main__ import migrate
 from app.core.config import Settings
 from app.db import make_engine, make_sessionmaker
 from app.models import Game
@@ -256,14 +255,7 @@ async def _backends(url: str, application: str) -> int:
         await conn.close()
 
 
-@pytest.fixture
-def migrated_postgres(postgres_url: str) -> str:
-    migrate(postgres_url)
-    return postgres_url
-
-
-async def test_moves_go_on_after_postgresql_drops_every_connection(migrated_postgres, tmp_path):
-    postgres_url = migrated_postgres
+async def test_moves_go_on_after_postgresql_drops_every_connection(postgres_url, tmp_path):
     made = Instances(postgres_url, tmp_path)
     try:
         service = made.make()
@@ -285,8 +277,7 @@ async def test_moves_go_on_after_postgresql_drops_every_connection(migrated_post
         await made.close()
 
 
-async def test_the_rows_never_open_more_connections_than_their_size(migrated_postgres, tmp_path):
-    postgres_url = migrated_postgres
+async def test_the_rows_never_open_more_connections_than_their_size(postgres_url, tmp_path):
     made = Instances(postgres_url, tmp_path)
     try:
         game_id = await started(made.make())
@@ -311,13 +302,11 @@ async def test_the_rows_never_open_more_connections_than_their_size(migrated_pos
         await made.close()
 
 
-async def test_the_rows_connections_are_handed_out_first_come_first_served(
-    migrated_postgres, tmp_path
-):
-    made = Instances(migrated_postgres, tmp_path)
+async def test_the_rows_connections_are_handed_out_first_come_first_served(postgres_url, tmp_path):
+    made = Instances(postgres_url, tmp_path)
     try:
         game_id = await started(made.make())
-        engine = make_engine(migrated_postgres)
+        engine = make_engine(postgres_url)
         made.engines.append(engine)
         _args, connect = engine.dialect.create_connect_args(engine.url)
         rows = PostgresRows(dict(connect), 1)

@@ -31,7 +31,9 @@ def server(
     data = tmp_path_factory.mktemp(f"bots-{request.param}")
     url = None
     if request.param == "postgres":
-        url = request.getfixturevalue("postgres").create_database(f"bots_{next(_databases)}")
+        url = request.getfixturevalue("postgres").create_database(
+            f"bots_{next(_databases)}", template=request.getfixturevalue("postgres_template")
+        )
     with running(
         data, "bot-tests-NvKLJPKUgPK5y9LFX_A9ZVUsSxjRCuTG", url, KODAMA_BUILTIN_BOTS="true"
     ) as srv:

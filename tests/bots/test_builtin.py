@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from pathlib import Path
 
-from app.__main__ import migrate
 from app.db import make_engine, make_sessionmaker
 from app.services.accounts import BOT, AccountService
 from app.services.builtin import SCOPES, BuiltinBots, local_url, usernames
@@ -20,9 +18,8 @@ def test_local_url() -> None:
     assert local_url("example.org", 8000) == "http://example.org:8000"
 
 
-def test_accounts_are_made_once_and_tokens_renewed_at_each_start(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'kodama.sqlite3'}"
-    migrate(url)
+def test_accounts_are_made_once_and_tokens_renewed_at_each_start(sqlite_url: str) -> None:
+    url = sqlite_url
 
     async def main() -> None:
         db = make_engine(url)
