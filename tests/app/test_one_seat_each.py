@@ -103,13 +103,33 @@ async def test_migration_0004_mends_rows_with_one_player_in_both_seats_then_refu
     sessions = make_sessionmaker(engine)
     try:
         async with sessions() as session, session.begin():
+            # Rows as the tables were at 0003: the models have columns added since.
+            conn = await session.connection()
+            columns = await conn.run_sync(
+                lambda c: {
+                    t: {col["name"] for col in sa.inspect(c).get_columns(t)}
+                    for t in ("players", "games", "challenges")
+                }
+            )
+
+            async def add(row: Any) -> None:
+                table = type(row).__table__
+                values = {
+                    col.name: getattr(row, col.key)
+                    for col in table.columns
+                    if col.name in columns[table.name] and getattr(row, col.key) is not None
+                }
+                # A bare table of these columns: the model's would add its newer defaults.
+                bare = sa.table(
+                    table.name, *(sa.column(name, table.c[name].type) for name in values)
+                )
+                await session.execute(sa.insert(bare).values(values))
+
             for who in (ALICE, BOB):
-                session.add(Player(id=who.id, name=who.name, created_ms=1))
-            await session.flush()
-            session.add(game_row("same-on", ALICE.id, ALICE.id, draw_offer="first"))
-            session.add(game_row("same-done", ALICE.id, ALICE.id, status="resign", winner="second"))
-            session.add(game_row("fine", ALICE.id, BOB.id))
-            await session.flush()
+                await add(Player(id=who.id, name=who.name, created_ms=1))
+            await add(game_row("same-on", ALICE.id, ALICE.id, draw_offer="first"))
+            await add(game_row("same-done", ALICE.id, ALICE.id, status="resign", winner="second"))
+            await add(game_row("fine", ALICE.id, BOB.id))
             # Chat lines refer to the games: SQLite's table rebuild must keep them.
             for game_id in ("same-on", "fine"):
                 await session.execute(
@@ -119,9 +139,9 @@ async def test_migration_0004_mends_rows_with_one_player_in_both_seats_then_refu
                     ),
                     {"g": game_id, "p": ALICE.id},
                 )
-            session.add(challenge_row("c-wait", ALICE.id, ALICE.id, "created"))
-            session.add(challenge_row("c-done", ALICE.id, ALICE.id, "accepted"))
-            session.add(challenge_row("c-fine", ALICE.id, BOB.id, "accepted"))
+            await add(challenge_row("c-wait", ALICE.id, ALICE.id, "created"))
+            await add(challenge_row("c-done", ALICE.id, ALICE.id, "accepted"))
+            await add(challenge_row("c-fine", ALICE.id, BOB.id, "accepted"))
         await engine.dispose()
 
         await asyncio.to_thread(alembic, url_at_0003, "upgrade", "head")
