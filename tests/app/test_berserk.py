@@ -104,7 +104,7 @@ def server(
         url = request.getfixturevalue("postgres").create_database(f"berserk_{next(_databases)}")
     with running(
         data,
-        "berserk-tests",
+        "berserk-tests-mXq2Vn8LrT5cYw0ZpK3sHd9JfB6uE1aG",
         url,
         KODAMA_BUILTIN_BOTS="true",
         KODAMA_KEEPALIVE_SECONDS="0.5",
