@@ -68,6 +68,8 @@ class Game(Base):
     moves: Mapped[str] = mapped_column(Text, default="")
     ply: Mapped[int] = mapped_column(Integer, default=0)
     fen: Mapped[str] = mapped_column(Text)
+    # The position the game started from (lichess's ``fen``); None: the game's own start.
+    initial_fen: Mapped[str | None] = mapped_column(Text, default=None)
     # Fischer clock (None: no clock). Remaining times are as of turn_started_ms.
     clock_initial_ms: Mapped[int | None] = mapped_column(BigInteger)
     clock_increment_ms: Mapped[int | None] = mapped_column(BigInteger)
@@ -137,6 +139,9 @@ class Challenge(Base):
     open_black_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     created_ms: Mapped[int] = mapped_column(BigInteger)
     updated_ms: Mapped[int] = mapped_column(BigInteger)
+    # The position the game will start from (None: the game's own start).
+    initial_fen: Mapped[str | None] = mapped_column(Text, default=None)
+    name: Mapped[str | None] = mapped_column(String(100), default=None)  # an open one's label
 
 
 class ChatLine(Base):

@@ -15,12 +15,22 @@ class Strict(BaseModel):
 
 
 # ---- request bodies (JSON, or a form with dotted names: clock.limit=300) ----------------------
+# Read as lichess reads them (bodies.py): dotted keys in JSON too, null or "" = not given.
 class ClockIn(Strict):
     limit: int = Field(description="initial time per side, seconds (1 to 10800)")
     increment: int = Field(default=0, description="seconds added after each move (0 to 180)")
 
 
-class ChallengeIn(Strict):
+FEN_FIELD = Field(
+    default=None,
+    description="a position string of the game to start from (docs/notation.md); the side "
+    "to move in it moves first",
+)
+
+
+class GameTermsIn(Strict):
+    """What every way of proposing a game shares."""
+
     variant: str = Field(description="a game id: dobutsu, gorogoro, jungle, yote or wali")
     rules: dict[str, str] = Field(
         default_factory=dict,
@@ -35,7 +45,50 @@ class ChallengeIn(Strict):
     color: Literal["white", "black", "random"] = Field(
         default="random", description="the challenger's colour (white = the first player)"
     )
+    fen: str | None = FEN_FIELD
+
+
+class AiChallengeIn(GameTermsIn):
+    level: int = Field(
+        ge=1,
+        le=8,
+        description="lichess's AI level, 1 to 8: 1-2 kodama-random, 3-4 kodama-easy, "
+        "5-6 kodama-medium, 7-8 kodama-hard",
+    )
+
+
+class ChallengeIn(GameTermsIn):
     rated: bool = Field(default=False, description="must be false: there are no ratings yet")
+
+
+class UserChallengeIn(ChallengeIn):
+    """``POST /api/challenge/{username}``: lichess's fields too."""
+
+    acceptByToken: str | None = Field(
+        default=None,
+        description="the challenged player's API token (challenge:write): the challenge is "
+        "accepted at once and the answer is the game",
+    )
+    message: str | None = Field(
+        default=None,
+        description="lichess's message sent with acceptByToken: accepted and ignored (there "
+        "is no inbox)",
+    )
+    keepAliveStream: bool = Field(
+        default=False,
+        description='true: the answer is NDJSON, the challenge then {"done": status} once '
+        "answered; closing the request cancels the challenge",
+    )
+
+
+class OpenChallengeIn(ChallengeIn):
+    """``POST /api/challenge/open``: lichess's fields too."""
+
+    name: str | None = Field(
+        default=None, max_length=100, description="a label shown with the challenge"
+    )
+    users: str | None = Field(default=None, description="not supported: must be left out")
+    expiresAt: int | None = Field(default=None, description="not supported: must be left out")
 
 
 class SeekIn(Strict):
@@ -46,6 +99,10 @@ class SeekIn(Strict):
     days: int | None = Field(default=None, description="accepted; the game has no clock")
     color: Literal["white", "black", "random"] = "random"
     rated: bool = Field(default=False, description="must be false")
+    fen: str | None = FEN_FIELD
+    ratingRange: str | None = Field(
+        default=None, description="lichess's rating range: accepted and ignored (no ratings yet)"
+    )
 
 
 class DeclineIn(Strict):
@@ -210,6 +267,24 @@ class SeatsOut(Strict):
     black: ChallengeUserOut | None
 
 
+class GameJsonOut(Strict):
+    """A game as lichess answers ``POST /api/challenge/ai``."""
+
+    id: str
+    variant: VariantOut
+    speed: str
+    perf: str = Field(description="lichess's perf key: the speed")
+    rated: bool
+    initialFen: str
+    fen: str
+    player: Color = Field(description="your colour")
+    turns: int = Field(description="moves played")
+    startedAtTurn: int
+    source: Literal["ai", "friend"]
+    status: StatusOut
+    createdAt: int
+
+
 class ChallengeOut(Strict):
     id: str = Field(description="also the id of the game it becomes")
     url: str = Field(description="the challenge's page")
@@ -235,6 +310,11 @@ class ChallengeOut(Strict):
     urlWhite: str | None = None
     urlBlack: str | None = None
     seats: SeatsOut | None = Field(default=None, description="an open challenge's seats")
+    initialFen: str | None = Field(default=None, description="the position the game starts from")
+    name: str | None = Field(default=None, description="an open challenge's label")
+    game: GameJsonOut | None = Field(
+        default=None, description="the game, when accepted at once with acceptByToken"
+    )
 
 
 class ChallengeEvent(Strict):

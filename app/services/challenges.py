@@ -37,8 +37,18 @@ from .games import (
     GameService,
     Identity,
     NewGame,
+    initial_text,
 )
-from .streams import SIDE, PlayerInfo, load_players, player_channel, speed_of, variant_json
+from .streams import (
+    COLOR,
+    SIDE,
+    STATUS_IDS,
+    PlayerInfo,
+    load_players,
+    player_channel,
+    speed_of,
+    variant_json,
+)
 
 log = logging.getLogger(__name__)
 
@@ -74,13 +84,16 @@ class Terms:
     days: int | None
     color: str  # the proposer's: white | black | random
     rated: bool
+    fen: str | None = None  # the position to start from (None: the game's start)
 
     def checked(self) -> Terms:
-        """The terms with every rule option filled in, or the error of the first bad field."""
+        """The terms with every rule option filled in and the position string in its
+        canonical form (None if it is the start), or the error of the first bad field."""
         try:
             game = engine.get_game(self.variant, **self.rules)
         except EngineError as exc:
             raise ServiceError(exc.code, str(exc), 400) from None
+        fen = None if self.fen is None else start_position(game, self.fen)
         if self.rated:
             raise ServiceError(
                 "challenge.rated", "rated games are not available yet: send rated=false"
@@ -108,6 +121,7 @@ class Terms:
             self.days,
             self.color,
             False,
+            fen,
         )
 
     @property
@@ -129,6 +143,21 @@ def clock_show(limit: int, increment: int) -> str:
     return f"{minutes}+{increment}"
 
 
+def start_position(game: engine.Game[Any], text: str) -> str | None:
+    """``text`` read as a position of ``game`` to start from: its canonical string, None if
+    it is the game's own start; 400 ``position.invalid`` if it is not one, or is over."""
+    try:
+        pos = game.from_text(text)
+    except EngineError as exc:
+        raise ServiceError("position.invalid", str(exc), 400) from None
+    if game.result(pos) is not None:
+        raise ServiceError(
+            "position.invalid", f"the game is already over in the position {text!r}", 400
+        )
+    canonical = str(game.to_text(pos))
+    return None if canonical == game.to_text(game.start()) else canonical
+
+
 def time_control(challenge: Challenge) -> dict[str, Any]:
     if challenge.clock_limit is None:
         if challenge.days is not None:
@@ -136,6 +165,41 @@ def time_control(challenge: Challenge) -> dict[str, Any]:
         return {"type": "unlimited"}
     limit, inc = challenge.clock_limit, challenge.clock_increment or 0
     return {"type": "clock", "limit": limit, "increment": inc, "show": clock_show(limit, inc)}
+
+
+# lichess's AI levels 1-8 onto the built-in opponents (app/services/builtin.py LEVELS), two
+# levels each, weakest first.
+AI_LEVELS = {
+    1: "random",
+    2: "random",
+    3: "easy",
+    4: "easy",
+    5: "medium",
+    6: "medium",
+    7: "hard",
+    8: "hard",
+}
+
+
+def game_json(game: Game, side: str, source: str) -> dict[str, Any]:
+    """A game as lichess answers ``POST /api/challenge/ai`` (and a challenge accepted by
+    token): as seen by the player of ``side``, who made the request."""
+    speed = speed_of(game.clock_initial_ms, game.clock_increment_ms)
+    return {
+        "id": game.id,
+        "variant": variant_json(game.variant),
+        "speed": speed,
+        "perf": speed,
+        "rated": False,
+        "initialFen": initial_text(game),
+        "fen": game.fen,
+        "player": COLOR[side],
+        "turns": game.ply,
+        "startedAtTurn": 0,
+        "source": source,
+        "status": {"id": STATUS_IDS.get(game.status, 0), "name": game.status},
+        "createdAt": game.created_ms,
+    }
 
 
 def user_json(info: PlayerInfo | None) -> dict[str, Any] | None:
@@ -235,6 +299,10 @@ class ChallengeService:
         }
         if challenge.days is not None:
             data["days"] = challenge.days
+        if challenge.initial_fen is not None:
+            data["initialFen"] = challenge.initial_fen
+        if challenge.name is not None:
+            data["name"] = challenge.name
         if direction is not None:
             data["direction"] = direction
         if challenge.status == "declined":
@@ -279,10 +347,14 @@ class ChallengeService:
         await self.announce(challenge, "challenge", base_url)
         return challenge
 
-    async def create_open(self, creator: Identity, terms: Terms) -> Challenge:
-        return await self._insert(creator, None, terms.checked())
+    async def create_open(
+        self, creator: Identity, terms: Terms, name: str | None = None
+    ) -> Challenge:
+        return await self._insert(creator, None, terms.checked(), name)
 
-    async def _insert(self, challenger: Identity, dest_id: str | None, terms: Terms) -> Challenge:
+    async def _insert(
+        self, challenger: Identity, dest_id: str | None, terms: Terms, name: str | None = None
+    ) -> Challenge:
         await self.games.ensure_player(challenger)
         now = self.games.now()
         challenge = Challenge(
@@ -303,6 +375,8 @@ class ChallengeService:
             open_black_id=None,
             created_ms=now,
             updated_ms=now,
+            initial_fen=terms.fen,
+            name=name,
         )
         async with self.sessions() as session, session.begin():
             session.add(challenge)
@@ -378,6 +452,7 @@ class ChallengeService:
                 rules=dict(challenge.rules),
                 clock_ms=None if challenge.clock_limit is None else challenge.clock_limit * 1000,
                 increment_ms=(challenge.clock_increment or 0) * 1000,
+                initial_fen=challenge.initial_fen,
             )
         except Exception:
             # No game: the challenge waits again rather than claim a game that is not there.
@@ -492,6 +567,7 @@ class ChallengeService:
             Game.public.is_(True),
             Game.variant == terms.variant,
             Game.creator_id != who.id,
+            Game.initial_fen.is_(None) if terms.fen is None else Game.initial_fen == terms.fen,
         ]
         if clock_ms is None:
             conditions.append(Game.clock_initial_ms.is_(None))
@@ -527,5 +603,6 @@ class ChallengeService:
                 increment=terms.increment,
                 color=color,
                 public=True,
+                initial_fen=terms.fen,
             ),
         )

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..models import Challenge, Game
 from . import record
-from .games import ENDED, rules_of
+from .games import ENDED, initial_text
 from .streams import COLOR, PlayerInfo, load_players, speed_of
 
 PAGE = 200  # games read at once by the multi-game exports (they stream, page by page)
@@ -35,8 +35,7 @@ TERMINATION = {
 
 def initial_fen(game: Game) -> str:
     """The position the game started from: the one place every export reads it."""
-    rules = rules_of(game)
-    return str(rules.to_text(rules.start()))
+    return initial_text(game)
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,7 @@ class NewGame:
     increment: int
     color: str  # first | second | random
     public: bool
+    initial_fen: str | None = None  # a checked position string (None: the game's start)
 
 
 @dataclass
@@ -129,7 +130,7 @@ class Positions:
             self._items.move_to_end(game.id)
             return item[1]
         rules = rules_of(game)
-        pos = rules.start()
+        pos = start_of(game)
         for text in game.moves.split():
             pos = rules.play(pos, text)
         self.put(game.id, game.moves, pos)
@@ -153,6 +154,32 @@ def rules_of(game: Game) -> Any:
     if found is None:
         found = _RULES[key] = engine.get_game(game.variant, **game.rules)
     return found
+
+
+def start_of(game: Game) -> Any:
+    """The position the game started from: its ``initial_fen``, else its game's start."""
+    rules = rules_of(game)
+    return rules.start() if game.initial_fen is None else rules.from_text(game.initial_fen)
+
+
+def initial_text(game: Game) -> str:
+    """The position string the game started from (lichess's ``initialFen``)."""
+    if game.initial_fen is not None:
+        return game.initial_fen
+    rules = rules_of(game)
+    return str(rules.to_text(rules.start()))
+
+
+def opening_side(game: Game) -> str:
+    """Who moves first in this game: ``first`` but from a position with second to move."""
+    if game.initial_fen is None:
+        return "first"
+    return "first" if game.initial_fen.split(" ", 2)[1] == "f" else "second"
+
+
+def has_moved(game: Game, side: str) -> bool:
+    """Whether ``side`` has made its first move (the side that opens moves at ply 0)."""
+    return game.ply >= (1 if side == opening_side(game) else 2)
 
 
 def status_of(result: engine.Result) -> str:
@@ -248,7 +275,7 @@ class GameService:
         """The side that made each move (not always alternating: wali's automatic passes)
         and, if asked, the position after each ply (0 = the start) without the history field."""
         rules = rules_of(game)
-        pos = rules.start()
+        pos = start_of(game)
         seen = [pos]
         movers = []
         for text in game.moves.split():
@@ -442,7 +469,8 @@ class GameService:
             invite_token=secrets.token_urlsafe(24),  # 192 bits: the seat's secret
             moves="",
             ply=0,
-            fen=rules.to_text(rules.start()),
+            fen=new.initial_fen or rules.to_text(rules.start()),
+            initial_fen=new.initial_fen,
             clock_initial_ms=initial,
             clock_increment_ms=None if initial is None else new.increment * 1000,
             first_ms=initial,
@@ -755,7 +783,7 @@ class GameService:
         keep = max(i for i, mover in enumerate(movers) if mover == proposer)
         rules = rules_of(game)
         moves = game.moves.split()[:keep]
-        pos = rules.start()
+        pos = start_of(game)
         for text in moves:
             pos = rules.play(pos, text)
         game.moves = " ".join(moves)
@@ -796,7 +824,7 @@ class GameService:
 
     def grace_ms(self, game: Game, side: str) -> int:
         """How long ``side`` may be away before the opponent can claim (shorter if unmoved)."""
-        moved = game.ply >= (1 if side == "first" else 2)
+        moved = has_moved(game, side)
         seconds = self.settings.gone_seconds if moved else self.settings.gone_unmoved_seconds
         return int(seconds * 1000)
 
@@ -907,6 +935,7 @@ class GameService:
         clock_ms: int | None,
         increment_ms: int,
         public: bool = True,
+        initial_fen: str | None = None,
     ) -> Game:
         """A game whose two players are known (an accepted challenge): both seated and the
         game started at once, under the given id (the challenge's)."""
@@ -930,7 +959,8 @@ class GameService:
             invite_token=secrets.token_urlsafe(24),  # never shown: both seats are taken
             moves="",
             ply=0,
-            fen=game_rules.to_text(game_rules.start()),
+            fen=initial_fen or game_rules.to_text(game_rules.start()),
+            initial_fen=initial_fen,
             clock_initial_ms=clock_ms,
             clock_increment_ms=None if clock_ms is None else increment_ms,
             first_ms=clock_ms,

@@ -30,7 +30,7 @@ from ..models import Challenge, Game, Player
 from ..realtime.hub import CLOSING, LocalHub, Subscription
 from . import clock
 from .apilimits import too_many
-from .games import ENDED, GameService
+from .games import ENDED, GameService, has_moved, initial_text
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +172,7 @@ def game_full(
         "createdAt": game.created_ms,
         "white": seat_json(players, game.first_id),
         "black": seat_json(players, game.second_id),
-        "initialFen": rules.to_text(rules.start()),
+        "initialFen": initial_text(game),
         "state": game_state(live, moves),
         "rules": dict(game.rules),
     }
@@ -195,7 +195,7 @@ def event_game(
         "fullId": game.id,
         "color": COLOR[side],
         "fen": game.fen,
-        "hasMoved": game.ply >= (1 if side == "first" else 2),
+        "hasMoved": has_moved(game, side),
         "isMyTurn": game.status == "started" and clock.side_to_move(game) == side,
         "lastMove": moves[-1] if moves else "",
         "opponent": {

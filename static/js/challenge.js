@@ -72,7 +72,8 @@ function terms(c) {
 
 function draw() {
   const w = words();
-  $("heading").textContent = w.heading;
+  // An open challenge's name (lichess's label) is its heading; plain text, never markup.
+  $("heading").textContent = challenge && challenge.name ? challenge.name : w.heading;
   const lobby = html`<a href="/">${w.lobby}</a>`;
   if (failure) {
     const text = failure.code === "challenge.not_found" ? w.missing : w.failed(failure.message);

@@ -109,7 +109,7 @@ def test_no_clock_is_unlimited_and_days_a_correspondence_game(alice, robot):
         ({"variant": "dobutsu", "clock": {"limit": 60}, "days": 2}, 400, "request.invalid"),
         ({"variant": "dobutsu", "days": 99}, 400, "request.invalid"),
         ({"variant": "dobutsu", "color": "green"}, 400, "request.invalid"),
-        ({"variant": "dobutsu", "keepAliveStream": True}, 400, "request.invalid"),
+        ({"variant": "dobutsu", "keepAlive": True}, 400, "request.invalid"),
         ({"rules": {}}, 400, "request.invalid"),
         ([1, 2], 400, "request.invalid"),
     ],

@@ -28,6 +28,20 @@ def test_an_open_challenges_links_seat_two_people(new_context, server: Server):
     assert page_state(black)["seat"] == "second"
 
 
+def test_an_open_challenges_name_is_its_heading(new_context, server: Server):
+    created = httpx.post(
+        f"{server.base}/api/challenge/open",
+        json={"variant": "wali", "name": "<b>Wali</b> night"},
+        timeout=10,
+    ).json()
+    page = new_context().new_page()
+    page.goto(created["url"])
+    page.wait_for_function(
+        "() => document.getElementById('heading').textContent === '<b>Wali</b> night'"
+    )
+    assert page.locator("#heading b").count() == 0  # shown as text, not markup
+
+
 def test_a_missing_challenge_says_so(new_context):
     page = new_context().new_page()
     page.goto("/challenge/nothere")

@@ -1,8 +1,9 @@
 """Challenges (to a user, open to anyone), their answers, and ``POST /api/board/seek``.
 
-Bodies are JSON or forms as lichess clients post them (``clock.limit=300``,
-``rules.traps=any``). Browsers call these with their cookie: the lobby's "play the computer"
-is ``POST /api/challenge/{bot}`` then ``GET /api/challenge/{id}/show`` until accepted.
+Bodies are JSON or forms read as lichess reads them (``clock.limit=300``, ``rules.traps=any``;
+``null`` or ``""``: not given; bodies.py). Browsers call these with their cookie: the lobby's
+"play the computer" is ``POST /api/challenge/{bot}`` then ``GET /api/challenge/{id}/show``
+until accepted. ``POST /api/challenge/ai`` challenges a built-in opponent, lichess's way.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -18,20 +20,25 @@ from pydantic import Field
 from starlette.background import BackgroundTask
 
 from ...realtime.hub import CLOSING, RESYNC
-from ...services.challenges import MAX_LIMIT_SECONDS, Terms
+from ...services.builtin import PREFIX
+from ...services.challenges import AI_LEVELS, MAX_LIMIT_SECONDS, Terms, game_json
 from ...services.errors import ServiceError
 from ...services.games import ENDED, MIN_CLOCK_SECONDS, Identity, game_channel
-from ...services.streams import KEEPALIVE, line, next_message
+from ...services.streams import KEEPALIVE, line, next_message, player_channel
 from ..auth import Caller, caller, client_ip
 from ..bodies import form_or_json, read_body
 from ..botmodels import (
+    AiChallengeIn,
     ChallengeIn,
     ChallengeOut,
     ChallengesOut,
     DeclineIn,
     DoneOut,
+    GameJsonOut,
+    OpenChallengeIn,
     SeekIn,
     SeekLine,
+    UserChallengeIn,
 )
 from ..deps import Services, ServicesDep
 from .bot import (
@@ -50,13 +57,15 @@ Reader = Annotated[Caller, Depends(caller("challenge:read"))]
 Writer = Annotated[Caller, Depends(caller("challenge:write"))]
 Anyone = Annotated[Caller, Depends(caller())]
 WRITE_ERRORS = errors(400, 401, 403, 404, 409, 429)
+# How long POST /api/challenge/ai waits for the built-in opponent to accept.
+AI_ANSWER_SECONDS = 20.0
 
 
 class AcceptedOut(DoneOut):
     challenge: ChallengeOut = Field(description="the challenge now (accepted: gameId)")
 
 
-def terms_of(body: ChallengeIn) -> Terms:
+def terms_of(body: ChallengeIn | AiChallengeIn) -> Terms:
     return Terms(
         variant=body.variant,
         rules=body.rules,
@@ -64,8 +73,14 @@ def terms_of(body: ChallengeIn) -> Terms:
         increment=0 if body.clock is None else body.clock.increment,
         days=body.days,
         color=body.color,
-        rated=body.rated,
+        rated=body.rated if isinstance(body, ChallengeIn) else False,
+        fen=body.fen,
     ).checked()
+
+
+def unsupported(field: str, why: str) -> ServiceError:
+    """A lichess field whose meaning this server cannot honour: refused, never ignored."""
+    return ServiceError("request.unsupported", f"{field} is not supported here: {why}")
 
 
 async def challenge_out(services: Services, challenge: Any, request: Request) -> ChallengeOut:
@@ -93,17 +108,78 @@ async def list_challenges(who: Reader, services: ServicesDep, request: Request) 
     response_model=ChallengeOut,
     response_model_exclude_unset=True,
     responses=WRITE_ERRORS,
-    openapi_extra=form_or_json(ChallengeIn),
+    openapi_extra=form_or_json(OpenChallengeIn),
     summary="Create an open challenge",
 )
 async def open_challenge(who: Anyone, services: ServicesDep, request: Request) -> ChallengeOut:
     """No account needed. Anyone who opens ``url`` takes a free seat (``urlWhite`` /
     ``urlBlack``: that colour); the game starts when both seats are taken."""
-    body = await read_body(request, ChallengeIn)
+    body = await read_body(request, OpenChallengeIn, lichess=True)
     terms = terms_of(body)
+    if body.users is not None:
+        raise unsupported("users", "anyone with the links may take the seats")
+    if body.expiresAt is not None:
+        raise unsupported("expiresAt", "a challenge expires after KODAMA_CHALLENGE_EXPIRE_MINUTES")
     limit(services, "challenge", who, request)
-    challenge = await services.challenges.create_open(who.identity, terms)
+    challenge = await services.challenges.create_open(who.identity, terms, body.name)
     return await challenge_out(services, challenge, request)
+
+
+@router.post(
+    "/challenge/ai",
+    response_model=GameJsonOut,
+    responses={**WRITE_ERRORS, **errors(503)},
+    openapi_extra=form_or_json(AiChallengeIn),
+    summary="Play a built-in computer opponent",
+)
+async def challenge_ai(who: Writer, services: ServicesDep, request: Request) -> GameJsonOut:
+    """lichess's AI challenge: ``level`` 1-8 picks a built-in opponent (1-2 kodama-random,
+    3-4 kodama-easy, 5-6 kodama-medium, 7-8 kodama-hard). It is challenged as any bot, accepts
+    as usual, and the answer is the started game. ``503 ai.unavailable`` if the built-in
+    opponents are off, not running yet, or do not accept in time (the challenge is then
+    withdrawn); a decline is ``409 challenge.declined``."""
+    body = await read_body(request, AiChallengeIn, lichess=True)
+    terms = terms_of(body)
+    if not services.settings.builtin_bots:
+        raise ai_unavailable("the built-in computer opponents are off on this server")
+    username = PREFIX + AI_LEVELS[body.level]
+    limit(services, "challenge", who, request)
+    base = base_url(request)
+    async with services.hub.subscribe(player_channel(who.identity.id)) as sub:
+        try:
+            challenge = await services.challenges.create(who.identity, username, terms, base)
+        except ServiceError as exc:
+            if exc.code == "user.not_found":  # the server makes its accounts as it starts
+                raise ai_unavailable(f"{username} is not there yet: try again shortly") from None
+            raise
+        deadline = time.monotonic() + AI_ANSWER_SECONDS
+        while challenge.status == "created" and time.monotonic() < deadline:
+            # Woken by the acceptance's gameStart (or a decline) on the caller's channel;
+            # the stored status decides, so a missed message only costs a second.
+            text = await next_message(sub, min(1.0, max(0.0, deadline - time.monotonic())))
+            challenge = await services.challenges.get(challenge.id)
+            if text == CLOSING:
+                break  # the server is shutting down
+    if challenge.status == "created":
+        with contextlib.suppress(ServiceError):  # accepted at the last moment: kept
+            await services.challenges.cancel(who.identity, challenge.id, base)
+        challenge = await services.challenges.get(challenge.id)
+    if challenge.status == "declined":
+        raise ServiceError(
+            "challenge.declined",
+            f"{username} declined ({challenge.decline_reason}): try again later",
+            409,
+            declineReason=challenge.decline_reason,
+        )
+    if challenge.status != "accepted":
+        raise ai_unavailable(f"{username} did not answer: is it running?")
+    game = await services.games.get(challenge.id)
+    side = services.games.seat_of(game, who.identity.id) or "first"
+    return GameJsonOut.model_validate(game_json(game, side, "ai"))
+
+
+def ai_unavailable(why: str) -> ServiceError:
+    return ServiceError("ai.unavailable", why, 503)
 
 
 @router.post(
@@ -111,18 +187,87 @@ async def open_challenge(who: Anyone, services: ServicesDep, request: Request) -
     response_model=ChallengeOut,
     response_model_exclude_unset=True,
     responses=WRITE_ERRORS,
-    openapi_extra=form_or_json(ChallengeIn),
+    openapi_extra=form_or_json(UserChallengeIn),
     summary="Challenge a player",
 )
 async def create_challenge(
     username: str, who: Writer, services: ServicesDep, request: Request
-) -> ChallengeOut:
-    """The challenged player's event stream gets a ``challenge`` event (and yours a copy)."""
-    body = await read_body(request, ChallengeIn)
+) -> ChallengeOut | NDJSONResponse:
+    """The challenged player's event stream gets a ``challenge`` event (and yours a copy).
+    With ``acceptByToken`` (the challenged player's token, scope challenge:write) it is
+    accepted at once: the answer is the accepted challenge with its ``game``. With
+    ``keepAliveStream=true`` the answer is NDJSON: the challenge, keep-alive lines while it
+    waits, then ``{"done": "<its status>"}`` once answered; closing it cancels the challenge."""
+    body = await read_body(request, UserChallengeIn, lichess=True)
     terms = terms_of(body)
+    acceptor = None
+    if body.acceptByToken is not None:
+        acceptor = await accepting_player(services, username, body.acceptByToken)
     limit(services, "challenge", who, request)
-    challenge = await services.challenges.create(who.identity, username, terms, base_url(request))
-    return await challenge_out(services, challenge, request)
+    base = base_url(request)
+    challenge = await services.challenges.create(who.identity, username, terms, base)
+    if body.keepAliveStream and acceptor is None:
+        first = (await challenge_out(services, challenge, request)).model_dump(exclude_unset=True)
+        return NDJSONResponse(
+            kept_alive(services, who.identity, first, base),
+            background=BackgroundTask(cancel_if_waiting, services, who.identity, first["id"], base),
+        )
+    if acceptor is None:
+        return await challenge_out(services, challenge, request)
+    challenge = await services.challenges.accept(acceptor, challenge.id)
+    out = await challenge_out(services, challenge, request)
+    game = await services.games.get(challenge.id)
+    side = services.games.seat_of(game, who.identity.id) or "first"
+    out.game = GameJsonOut.model_validate(game_json(game, side, "friend"))
+    return out
+
+
+async def kept_alive(
+    services: Services, who: Identity, first: dict[str, Any], base: str
+) -> AsyncIterator[bytes]:
+    """lichess's ``keepAliveStream``: the challenge, keep-alive lines while it waits, then
+    ``{"done": status}``. The challenger's event channel wakes it (a ``gameStart`` or a
+    decline); the stored status decides."""
+    keepalive = services.settings.keepalive_seconds
+    try:
+        async with services.hub.subscribe(player_channel(who.id)) as sub:
+            yield line(first)
+            status = (await services.challenges.get(first["id"])).status
+            while status == "created":
+                text = await next_message(sub, keepalive)
+                if text == CLOSING:
+                    return  # the server is shutting down: the challenge is withdrawn
+                if text is None:
+                    yield KEEPALIVE
+                status = (await services.challenges.get(first["id"])).status
+            yield line({"done": status})
+    finally:
+        detach(cancel_if_waiting(services, who, first["id"], base))
+
+
+async def cancel_if_waiting(
+    services: Services, who: Identity, challenge_id: str, base: str
+) -> None:
+    """The challenger closed its kept-alive request: the challenge ends with it."""
+    with contextlib.suppress(ServiceError):  # answered (or cancelled) meanwhile
+        if (await services.challenges.get(challenge_id)).status == "created":
+            await services.challenges.cancel(who, challenge_id, base)
+
+
+async def accepting_player(services: Services, username: str, token: str) -> Identity:
+    """The challenged player, if ``token`` is theirs and may accept challenges."""
+    owner = await services.accounts.check_token(token)
+    if (
+        owner is None
+        or owner.player.username is None
+        or owner.player.username.lower() != username.lower()
+        or "challenge:write" not in owner.scopes
+    ):
+        raise ServiceError(
+            "challenge.accept_token",
+            f"acceptByToken must be a valid API token of {username} with the scope challenge:write",
+        )
+    return Identity(owner.player.id, owner.player.name)
 
 
 @router.get(
@@ -174,7 +319,7 @@ async def accept_challenge(
 async def decline_challenge(
     challenge_id: str, who: Writer, services: ServicesDep, request: Request
 ) -> DoneOut:
-    body = await read_body(request, DeclineIn, empty_ok=True)
+    body = await read_body(request, DeclineIn, empty_ok=True, lichess=True)
     limit(services, "challenge", who, request)
     await services.challenges.decline(who.identity, challenge_id, body.reason, base_url(request))
     return DoneOut()
@@ -213,7 +358,7 @@ async def seek(
     there (browsers see it too) and keeps the request open until someone takes the seat:
     then one line ``{"id": gameId}`` and the end (both event streams get ``gameStart``).
     Closing the request withdraws the seek."""
-    body = await read_body(request, SeekIn)
+    body = await read_body(request, SeekIn, lichess=True)
     seconds = None
     if body.time is not None:
         # Rounded to whole seconds, then in range: under half a second rounds to no clock at
@@ -235,6 +380,7 @@ async def seek(
         days=body.days,
         color=body.color,
         rated=body.rated,
+        fen=body.fen,
     ).checked()
     limit(services, "challenge", who, request)
     paired = await services.challenges.pair(who.identity, terms)
