@@ -190,7 +190,7 @@ def game_json(game: Game, side: str, source: str) -> dict[str, Any]:
         "variant": variant_json(game.variant),
         "speed": speed,
         "perf": speed,
-        "rated": False,
+        "rated": game.rated,
         "initialFen": initial_text(game),
         "fen": game.fen,
         "player": COLOR[side],

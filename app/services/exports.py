@@ -160,7 +160,7 @@ def game_json(
     initial, increment = game.clock_initial_ms, game.clock_increment_ms or 0
     data: dict[str, Any] = {
         "id": game.id,
-        "rated": False,
+        "rated": game.rated,
         "variant": game.variant,
         "speed": speed_of(initial, increment),
         "perf": game.variant,

@@ -41,7 +41,7 @@ def export_json(game: Game, state: dict[str, Any], players: dict[str, Any]) -> d
 
     return {
         "id": game.id,
-        "rated": False,
+        "rated": game.rated,
         "variant": variant_json(game.variant),
         "speed": speed_of(initial, increment),
         "perf": {"name": rules.name},
