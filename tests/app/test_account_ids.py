@@ -244,7 +244,9 @@ def test_migration_0005_moves_accounts_and_every_reference_to_the_new_ids(
     assert tokens == [("bob",)]
     assert chat == [("alice",)]
 
-    # The token still works, and names the account by its new id.
+    # The token still works (with the app's schema, the newest), and names the account by
+    # its new id.
+    command.upgrade(config, "head")
     with TestClient(create_app(make_settings(blank_url, tmp_path))) as client:
         account = client.get("/api/account", headers={"Authorization": f"Bearer {token}"})
         assert account.status_code == 200, account.text

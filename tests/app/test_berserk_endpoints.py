@@ -68,7 +68,7 @@ def test_berserk_reads_accounts_users_and_exports(server: Server) -> None:
     assert "board:play" in tested[alice_token]["scopes"].split(",")
 
     # A finished game and one on, between alice (white) and the bot. The challenges are
-    # made with a plain JSON post here: berserk's own challenge bodies are tested in test_berserk.py.
+    # made with a plain JSON post here: berserk's own challenge bodies are in test_berserk.py.
     def game(color: str) -> str:
         made = requests.post(
             f"{server.base}/api/challenge/robot",
