@@ -10,6 +10,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
+
 from tests.postgres import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,3 +72,18 @@ def running(
         yield srv
     finally:
         srv.stop()
+
+
+ACCOUNT_PASSWORD = "a long enough password"
+
+
+def account_token(server: Server, username: str, scopes: str) -> str:
+    """Register an account on this server and mint a token with these (comma-separated)
+    scopes, as a person does over HTTP; the token."""
+    with httpx.Client(base_url=server.base, timeout=30) as web:
+        credentials = {"username": username, "password": ACCOUNT_PASSWORD}
+        web.post("/api/account/register", json=credentials).raise_for_status()
+        made = web.post("/api/token", data={**credentials, "scopes": scopes})
+        made.raise_for_status()
+        token: str = made.json()["token"]
+        return token

@@ -27,9 +27,8 @@ import httpx
 import pytest
 
 import engine
-from tests.server import ROOT, Server, running
+from tests.server import ROOT, Server, account_token, running
 
-PASSWORD = "berserk test password"
 BOT_SCOPES = "bot:play,challenge:read,challenge:write"
 BOARD_SCOPES = "board:play,challenge:read,challenge:write"
 # A position of each game after one move from its start: the second player (black) is to move.
@@ -48,16 +47,7 @@ class Player:
 
     def __init__(self, server: Server, username: str, *, bot: bool, events: bool = True) -> None:
         self.username = username
-        anonymous = httpx.Client(base_url=server.base, timeout=30)
-        anonymous.post(
-            "/api/account/register", json={"username": username, "password": PASSWORD}
-        ).raise_for_status()
-        scopes = BOT_SCOPES if bot else BOARD_SCOPES
-        answer = anonymous.post(
-            "/api/token", data={"username": username, "password": PASSWORD, "scopes": scopes}
-        )
-        answer.raise_for_status()
-        self.token: str = answer.json()["token"]
+        self.token = account_token(server, username, BOT_SCOPES if bot else BOARD_SCOPES)
         self.client = berserk.Client(session=berserk.TokenSession(self.token), base_url=server.base)
         if bot:
             # berserk leaves this one method without annotations

@@ -14,9 +14,8 @@ import requests
 
 from app.services import record
 from tests.app.botapi import MATE
-from tests.server import Server, running
+from tests.server import Server, account_token, running
 
-PASSWORD = "a long enough password"
 SCOPES = "bot:play,board:play,challenge:read,challenge:write"
 
 
@@ -33,19 +32,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
 
 
 def token_of(server: Server, username: str) -> str:
-    requests.post(
-        f"{server.base}/api/account/register",
-        json={"username": username, "password": PASSWORD},
-        timeout=10,
-    ).raise_for_status()
-    made = requests.post(
-        f"{server.base}/api/token",
-        data={"username": username, "password": PASSWORD, "scopes": SCOPES},
-        timeout=10,
-    )
-    made.raise_for_status()
-    token: str = made.json()["token"]
-    return token
+    return account_token(server, username, SCOPES)
 
 
 def client_of(server: Server, token: str) -> Any:

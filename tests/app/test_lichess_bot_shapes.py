@@ -26,10 +26,9 @@ import requests
 
 from app.services import record
 from tests.app.botapi import MATE
-from tests.server import Server, running
+from tests.server import Server, account_token, running
 
 VERSION = "2026.8.2.1"  # lichess-bot's version as it writes it in its User-Agent
-PASSWORD = "a long enough password"
 STREAM_TIMEOUT = 15  # lichess-bot's read timeout of its streams, seconds
 TIMEOUT = 2  # and of its other requests
 
@@ -48,18 +47,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
 
 def account(server: Server, username: str, scopes: str, *, bot: bool = False) -> str:
     """An account and its token, made over HTTP; a BOT if asked."""
-    requests.post(
-        f"{server.base}/api/account/register",
-        json={"username": username, "password": PASSWORD},
-        timeout=10,
-    ).raise_for_status()
-    made = requests.post(
-        f"{server.base}/api/token",
-        data={"username": username, "password": PASSWORD, "scopes": scopes},
-        timeout=10,
-    )
-    made.raise_for_status()
-    token: str = made.json()["token"]
+    token = account_token(server, username, scopes)
     if bot:
         requests.post(
             f"{server.base}/api/bot/account/upgrade",
