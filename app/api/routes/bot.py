@@ -268,6 +268,17 @@ async def player_game_stream(
 
 
 # ---- the game routes, for /api/bot and /api/board -------------------------------------------
+YES_NO = {"yes": "offer", "true": "offer", "no": "decline", "false": "decline"}
+
+
+def offer_or_decline(what: str, accept: str) -> str:
+    """lichess's ``{what}/{yes|no}`` answer as the service's action (400 otherwise)."""
+    action = YES_NO.get(accept)
+    if action is None:
+        raise ServiceError("request.invalid", f"{what}/{accept}: say yes or no")
+    return action
+
+
 def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> APIRouter:
     router = APIRouter(prefix=f"/api/{kind}", tags=[kind])
     Who = Annotated[Caller, Depends(who_dependency)]
@@ -335,10 +346,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
         game_id: str, accept: str, who: Who, services: ServicesDep, request: Request
     ) -> DoneOut:
         """``yes``: offer a draw, or accept the opponent's offer; ``no``: decline it."""
-        answers = {"yes": "offer", "true": "offer", "no": "decline", "false": "decline"}
-        action = answers.get(accept)
-        if action is None:
-            raise ServiceError("request.invalid", f"draw/{accept}: say yes or no")
+        action = offer_or_decline("draw", accept)
         limit(services, "move", who, request)
         await services.games.draw(who.identity, game_id, action)
         return DoneOut()
@@ -357,10 +365,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
             """Casual games only. ``yes``: propose a takeback, or accept the opponent's
             proposal; ``no``: decline it, or withdraw your own. Accepted, the proposer's last
             move and any move after it are taken back: the proposer is to move again."""
-            answers = {"yes": "offer", "true": "offer", "no": "decline", "false": "decline"}
-            action = answers.get(accept)
-            if action is None:
-                raise ServiceError("request.invalid", f"takeback/{accept}: say yes or no")
+            action = offer_or_decline("takeback", accept)
             limit(services, "move", who, request)
             await services.games.takeback(who.identity, game_id, action)
             return DoneOut()
