@@ -7,7 +7,7 @@
 'second'
 """
 
-from .core import SIDES, Game, Position, Result
+from .core import SIDES, Game, Position, Result, RuleReason, Side
 from .errors import (
     EngineError,
     GameOverError,
@@ -31,6 +31,8 @@ __all__ = [
     "InvalidPositionError",
     "Position",
     "Result",
+    "RuleReason",
+    "Side",
     "UnknownGameError",
     "get_game",
 ]

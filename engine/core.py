@@ -14,6 +14,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import (
@@ -24,31 +25,47 @@ from .errors import (
     InvalidPositionError,
 )
 
-SIDES = ("first", "second")
+
+class Side(StrEnum):
+    """A player's side. A ``StrEnum``: equal to its text, and JSON writes it as the text."""
+
+    FIRST = "first"
+    SECOND = "second"
+
+    @property
+    def other(self) -> Side:
+        return Side.SECOND if self is Side.FIRST else Side.FIRST
+
+
+SIDES = (Side.FIRST, Side.SECOND)
 SIDE_LETTERS = ("f", "s")
 
-# Result reasons, as the rules pages name them.
-REASONS = (
-    "checkmate",
-    "capture",
-    "try",
-    "den",
-    "no_pieces",
-    "no_moves",
-    "repetition",
-    "repetition_tiebreak",
-    "no_progress",
-)
+
+class RuleReason(StrEnum):
+    """Why the rules ended a game, as the rules pages name it."""
+
+    CHECKMATE = "checkmate"
+    CAPTURE = "capture"
+    TRY = "try"
+    DEN = "den"
+    NO_PIECES = "no_pieces"
+    NO_MOVES = "no_moves"
+    REPETITION = "repetition"
+    REPETITION_TIEBREAK = "repetition_tiebreak"
+    NO_PROGRESS = "no_progress"
+
+
+REASONS = tuple(RuleReason)
 
 HASH_CHARS = 8  # 48-bit digests, base64url: 8 characters each in the history field
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """The end of a game by the rules: ``winner`` is "first", "second" or None (draw)."""
+    """The end of a game by the rules: ``winner`` is a side, or None (a draw)."""
 
-    winner: str | None
-    reason: str
+    winner: Side | None
+    reason: RuleReason
 
     def to_dict(self) -> dict[str, str | None]:
         return {"winner": self.winner, "reason": self.reason}
@@ -175,10 +192,10 @@ class Game(ABC, Generic[P]):
 
     def _no_move_result(self, pos: P) -> Result:
         """The result when the side to move has no legal move (default: it loses)."""
-        return Result(SIDES[1 - pos.side], "no_moves")
+        return Result(SIDES[1 - pos.side], RuleReason.NO_MOVES)
 
     def _repetition_result(self, pos: P) -> Result:
-        return Result(None, "repetition")
+        return Result(None, RuleReason.REPETITION)
 
     def _progress(self, pos: P) -> int:
         """Plies counted towards the no-progress draw (games with such a rule override)."""
@@ -199,7 +216,7 @@ class Game(ABC, Generic[P]):
     def start(self) -> P:
         return self._start()
 
-    def side_to_move(self, pos: P) -> str:
+    def side_to_move(self, pos: P) -> Side:
         self._check_position(pos)
         return SIDES[pos.side]
 
@@ -249,7 +266,7 @@ class Game(ABC, Generic[P]):
         elif pos.repetitions() >= 3:
             result = self._repetition_result(pos)
         elif self.NO_PROGRESS_LIMIT and self._progress(pos) >= self.NO_PROGRESS_LIMIT:
-            result = Result(None, "no_progress")
+            result = Result(None, RuleReason.NO_PROGRESS)
         else:
             result = None
         pos._result = result

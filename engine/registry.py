@@ -14,7 +14,13 @@ _CACHE: dict[tuple[str, tuple[tuple[str, str], ...]], Game[Any]] = {}
 
 
 def get_game(game_id: str, **options: object) -> Game[Any]:
-    """The game ``game_id`` with rule options given by keyword (unknown or bad -> error)."""
+    """The game ``game_id`` with rule options given by keyword (unknown or bad -> error).
+
+    Asked again with the same options in the same order (a server asks for each stored
+    game's rules at every move), the game comes from the cache without checking anew."""
+    found = _CACHE.get((game_id, tuple(options.items())))  # type: ignore[arg-type]
+    if found is not None:
+        return found
     if not isinstance(game_id, str) or game_id not in GAMES:
         raise UnknownGameError(f"unknown game {game_id!r}; the games are {', '.join(GAMES)}")
     cls: type[Game[Any]] = importlib.import_module(f"{__package__}.games.{game_id}").GAME
@@ -37,4 +43,6 @@ def get_game(game_id: str, **options: object) -> Game[Any]:
     game = _CACHE.get(key)
     if game is None:
         game = _CACHE[key] = cls(chosen)
+    # Also under the options as given (only options just checked: never a bad one).
+    _CACHE[(game_id, tuple((k, str(v)) for k, v in options.items()))] = game
     return game

@@ -28,6 +28,7 @@ from ..core import (
     Option,
     Position,
     Result,
+    RuleReason,
     digest,
     format_board,
     parse_board,
@@ -224,10 +225,10 @@ class Jungle(Game[JunglePosition]):
         if captured:
             # Captures are irreversible: no earlier position can recur.
             if (min(board) if mover == 0 else -max(board)) >= 0:
-                win = Result(SIDES[mover], "no_pieces")
+                win = Result(SIDES[mover], RuleReason.NO_PIECES)
             return self._position(tuple(board), 1 - mover, 0, mover, history=(), win=win)
         if to == self._dens[1 - mover]:
-            win = Result(SIDES[mover], "den")
+            win = Result(SIDES[mover], RuleReason.DEN)
         history = (*pos.history, pos.digest)
         return self._position(
             tuple(board), 1 - mover, pos.plies + 1, pos.capturer, history=history, win=win
@@ -235,14 +236,16 @@ class Jungle(Game[JunglePosition]):
 
     def _repetition_result(self, pos: JunglePosition) -> Result:
         if self.options.get("repetition", "draw") != "tiebreak":
-            return Result(None, "repetition")
+            return Result(None, RuleReason.REPETITION)
         totals = self._totals(pos.board)
         if totals[0] != totals[1]:
             # The side with the larger total is the stronger one that failed to win.
-            return Result(SIDES[0] if totals[0] < totals[1] else SIDES[1], "repetition_tiebreak")
+            return Result(
+                SIDES[0] if totals[0] < totals[1] else SIDES[1], RuleReason.REPETITION_TIEBREAK
+            )
         if pos.capturer is None:
-            return Result(None, "repetition")
-        return Result(SIDES[1 - pos.capturer], "repetition_tiebreak")
+            return Result(None, RuleReason.REPETITION)
+        return Result(SIDES[1 - pos.capturer], RuleReason.REPETITION_TIEBREAK)
 
     def _progress(self, pos: JunglePosition) -> int:
         return pos.plies
@@ -415,7 +418,7 @@ class Jungle(Game[JunglePosition]):
                 f"{SIDES[1 - winner]} has no piece left, so the last ply was {SIDES[winner]}'s "
                 f"capture (plies 0, last capturer {SIDE_LETTERS[winner]!r}) in {text!r}"
             )
-        return Result(SIDES[winner], reason)
+        return Result(SIDES[winner], RuleReason(reason))
 
 
 GAME = Jungle

@@ -13,7 +13,17 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar
 
-from ..core import SIDE_LETTERS, SIDES, Game, Position, Result, digest, format_board, parse_board
+from ..core import (
+    SIDE_LETTERS,
+    SIDES,
+    Game,
+    Position,
+    Result,
+    RuleReason,
+    digest,
+    format_board,
+    parse_board,
+)
 from ..errors import InvalidPositionError
 
 # (origin, target, jumped, removed): squares from a1 = 0; NONE where the move has no such
@@ -128,7 +138,7 @@ class StoneGame(Game[SP]):
         """The win of the other side when ``side`` has no stone left, on the board or in hand."""
         if hands[side] or STONE[side] in board:
             return None
-        return Result(SIDES[1 - side], "no_pieces")
+        return Result(SIDES[1 - side], RuleReason.NO_PIECES)
 
     @staticmethod
     def _key(board: tuple[int, ...], hands: tuple[int, int], side: int, extra: bytes) -> str:

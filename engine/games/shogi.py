@@ -12,7 +12,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..core import SIDE_LETTERS, SIDES, Game, Option, Position, Result, digest, format_board
+from ..core import (
+    SIDE_LETTERS,
+    SIDES,
+    Game,
+    Option,
+    Position,
+    Result,
+    RuleReason,
+    digest,
+    format_board,
+)
 from ..core import parse_board as _parse_board
 from ..errors import InvalidPositionError
 
@@ -286,12 +296,12 @@ class ShogiGame(Game[ShogiPosition]):
         if rules.royal_safety == "free":
             for s in (0, 1):
                 if (royal if s == 0 else -royal) not in board:
-                    return Result(SIDES[1 - s], "capture")
+                    return Result(SIDES[1 - s], RuleReason.CAPTURE)
         if rules.try_rule == "move":
             for s in (0, 1):
                 king = board.index(royal if s == 0 else -royal)
                 if self._zone[s][king]:
-                    return Result(SIDES[s], "try")
+                    return Result(SIDES[s], RuleReason.TRY)
         elif rules.try_rule == "safe":
             safe = [
                 s
@@ -300,9 +310,9 @@ class ShogiGame(Game[ShogiPosition]):
                 and not self._attacked(board, board.index(royal if s == 0 else -royal), s)
             ]
             if len(safe) == 2:
-                return Result(None, "try")
+                return Result(None, RuleReason.TRY)
             if safe:
-                return Result(SIDES[safe[0]], "try")
+                return Result(SIDES[safe[0]], RuleReason.TRY)
         return None
 
     def _attacked(self, board: tuple[int, ...], square: int, side: int) -> bool:
@@ -319,11 +329,11 @@ class ShogiGame(Game[ShogiPosition]):
 
     def _no_move_result(self, pos: ShogiPosition) -> Result:
         board, side = pos.board, pos.side
-        reason = "no_moves"
+        reason = RuleReason.NO_MOVES
         if self.rules.royal_safety == "legal":
             king = board.index(self._royal * (1 - 2 * side))
             if self._attacked(board, king, side):
-                reason = "checkmate"
+                reason = RuleReason.CHECKMATE
         return Result(SIDES[1 - side], reason)
 
     # ---- position strings ----------------------------------------------------------------

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine.core import RuleReason, Side
 
 ENGINE_DIR = Path(engine.__file__).parent
 
@@ -128,7 +129,7 @@ def test_describe_is_json_ready_and_complete(gid: str) -> None:
 
 
 def test_result_has_winner_and_reason() -> None:
-    result = engine.Result("first", "den")
+    result = engine.Result(Side.FIRST, RuleReason.DEN)
     assert (result.winner, result.reason) == ("first", "den")
     assert result.to_dict() == {"winner": "first", "reason": "den"}
 

@@ -18,6 +18,7 @@ import pytest
 
 import engine
 from engine import Result
+from engine.core import RuleReason, Side
 
 DOBUTSU = engine.get_game("dobutsu")
 YOKAI = engine.get_game("dobutsu", ruleset="yokai")
@@ -322,9 +323,9 @@ def test_lion_moving_onto_the_last_rank_wins_by_try() -> None:
     pos = DOBUTSU.from_text("3/L2/2l/3 f -")
     assert DOBUTSU.legal_moves(pos) == ["a3a2", "a3a4", "a3b4"]
     after = DOBUTSU.play(pos, "a3a4")
-    assert DOBUTSU.result(after) == Result("first", "try")
+    assert DOBUTSU.result(after) == Result(Side.FIRST, RuleReason.TRY)
     assert DOBUTSU.legal_moves(after) == []
-    assert DOBUTSU.result(DOBUTSU.play(pos, "a3b4")) == Result("first", "try")
+    assert DOBUTSU.result(DOBUTSU.play(pos, "a3b4")) == Result(Side.FIRST, RuleReason.TRY)
     assert DOBUTSU.result(DOBUTSU.play(pos, "a3a2")) is None
 
 
@@ -333,7 +334,7 @@ def test_try_into_an_attacked_square_is_illegal_and_try_by_capture_wins() -> Non
     pos = DOBUTSU.from_text("1g1/L2/2l/3 f -")
     assert_illegal(DOBUTSU, pos, "a3a4")
     after = DOBUTSU.play(pos, "a3b4")
-    assert DOBUTSU.result(after) == Result("first", "try")
+    assert DOBUTSU.result(after) == Result(Side.FIRST, RuleReason.TRY)
     assert hands(DOBUTSU, after) == "G"
 
 
@@ -343,7 +344,7 @@ def test_second_players_try_is_on_rank_one() -> None:
     assert "c2c1" in DOBUTSU.legal_moves(pos)
     assert_illegal(DOBUTSU, pos, "c2b1", "c2b2")  # guarded by first's lion on a2
     after = DOBUTSU.play(pos, "c2c1")
-    assert DOBUTSU.result(after) == Result("second", "try")
+    assert DOBUTSU.result(after) == Result(Side.SECOND, RuleReason.TRY)
     with pytest.raises(engine.GameOverError) as err:
         DOBUTSU.play(after, "a2a3")
     assert err.value.code == "game.over"
@@ -359,7 +360,7 @@ def test_only_the_lion_makes_a_try() -> None:
 def test_a_lion_on_its_zone_belongs_to_the_side_that_just_moved() -> None:
     # Read back, a lion on its promotion zone is the try that just won.
     pos = DOBUTSU.from_text("L2/3/2l/3 s -")
-    assert DOBUTSU.result(pos) == Result("first", "try")
+    assert DOBUTSU.result(pos) == Result(Side.FIRST, RuleReason.TRY)
     assert DOBUTSU.legal_moves(pos) == []
     with pytest.raises(engine.InvalidPositionError):
         DOBUTSU.from_text("L2/3/2l/3 f -")
@@ -370,7 +371,7 @@ def test_checkmate_loses() -> None:
     # Second's hen on a2 (defended by the elephant on b3) attacks a1, b1 and b2.
     pos = DOBUTSU.from_text("2l/1e1/h2/L2 f -")
     assert DOBUTSU.legal_moves(pos) == []
-    assert DOBUTSU.result(pos) == Result("second", "checkmate")
+    assert DOBUTSU.result(pos) == Result(Side.SECOND, RuleReason.CHECKMATE)
     with pytest.raises(engine.GameOverError):
         DOBUTSU.play(pos, "a1a2")
 
@@ -379,14 +380,14 @@ def test_checkmate_with_pieces_in_hand_still_loses() -> None:
     # Drops never answer a check (nothing can be blocked): the hand does not help.
     pos = DOBUTSU.from_text("2l/1e1/h2/L2 f GC")
     assert DOBUTSU.legal_moves(pos) == []
-    assert DOBUTSU.result(pos) == Result("second", "checkmate")
+    assert DOBUTSU.result(pos) == Result(Side.SECOND, RuleReason.CHECKMATE)
 
 
 def test_no_legal_move_without_check_loses_by_no_moves() -> None:
     # First's lion on a1 is not attacked, but a2, b1, b2 all are; first has nothing else.
     pos = DOBUTSU.from_text("2l/ee1/3/L1g f -")
     assert DOBUTSU.legal_moves(pos) == []
-    assert DOBUTSU.result(pos) == Result("second", "no_moves")
+    assert DOBUTSU.result(pos) == Result(Side.SECOND, RuleReason.NO_MOVES)
 
 
 def test_a_piece_in_hand_gives_moves_in_the_same_position() -> None:
@@ -403,7 +404,7 @@ def test_giving_checkmate_wins() -> None:
     pos = DOBUTSU.from_text("2l/E2/1EG/L2 f -")
     after = DOBUTSU.play(pos, "c2c3")
     assert DOBUTSU.legal_moves(after) == []
-    assert DOBUTSU.result(after) == Result("first", "checkmate")
+    assert DOBUTSU.result(after) == Result(Side.FIRST, RuleReason.CHECKMATE)
 
 
 def test_leaving_the_opponent_without_moves_and_not_in_check_wins_by_no_moves() -> None:
@@ -412,7 +413,7 @@ def test_leaving_the_opponent_without_moves_and_not_in_check_wins_by_no_moves() 
     pos = DOBUTSU.from_text("2l/3/1GE/L2 f -")
     after = DOBUTSU.play(pos, "b2b3")
     assert DOBUTSU.legal_moves(after) == []
-    assert DOBUTSU.result(after) == Result("first", "no_moves")
+    assert DOBUTSU.result(after) == Result(Side.FIRST, RuleReason.NO_MOVES)
 
 
 # ---- repetition ---------------------------------------------------------------------------------
@@ -426,7 +427,7 @@ def test_third_occurrence_of_the_start_position_is_a_draw() -> None:
     pos = play_all(DOBUTSU, pos, SHUFFLE[:3])
     assert DOBUTSU.result(pos) is None
     pos = DOBUTSU.play(pos, SHUFFLE[3])  # third occurrence, the start counting as the first
-    assert DOBUTSU.result(pos) == Result(None, "repetition")
+    assert DOBUTSU.result(pos) == Result(None, RuleReason.REPETITION)
     assert DOBUTSU.legal_moves(pos) == []
     with pytest.raises(engine.GameOverError):
         DOBUTSU.play(pos, "c1c2")
@@ -438,7 +439,7 @@ def test_occurrences_need_not_be_consecutive() -> None:
     pos = play_all(DOBUTSU, pos, ["b1a2", "b4c3", "a2b1"])
     assert DOBUTSU.result(pos) is None
     pos = DOBUTSU.play(pos, "c3b4")
-    assert DOBUTSU.result(pos) == Result(None, "repetition")
+    assert DOBUTSU.result(pos) == Result(None, RuleReason.REPETITION)
 
 
 def test_a_position_is_board_hands_and_side_to_move() -> None:
@@ -450,7 +451,7 @@ def test_a_position_is_board_hands_and_side_to_move() -> None:
     pos = play_all(DOBUTSU, pos, ["c4c3", "a1a2", "c3c4", "a2a1"])  # the same, second time
     assert DOBUTSU.result(pos) is None  # the board has occurred 3 times, this position twice
     pos = play_all(DOBUTSU, pos, ["c4c3", "a1a2", "c3c4", "a2a1"])
-    assert DOBUTSU.result(pos) == Result(None, "repetition")
+    assert DOBUTSU.result(pos) == Result(None, RuleReason.REPETITION)
 
 
 def test_hands_are_part_of_the_position() -> None:
@@ -463,7 +464,7 @@ def test_hands_are_part_of_the_position() -> None:
     pos = play_all(DOBUTSU, pos, cycle)
     assert DOBUTSU.result(pos) is None  # the board's 3rd time, this position's 2nd
     pos = play_all(DOBUTSU, pos, cycle)
-    assert DOBUTSU.result(pos) == Result(None, "repetition")
+    assert DOBUTSU.result(pos) == Result(None, RuleReason.REPETITION)
 
 
 def test_repetition_history_round_trips_through_the_position_string() -> None:
@@ -474,7 +475,7 @@ def test_repetition_history_round_trips_through_the_position_string() -> None:
     again = DOBUTSU.from_text(text)
     assert again == pos
     assert DOBUTSU.to_text(again) == text
-    assert DOBUTSU.result(DOBUTSU.play(again, "a3a4")) == Result(None, "repetition")
+    assert DOBUTSU.result(DOBUTSU.play(again, "a3a4")) == Result(None, RuleReason.REPETITION)
     # without its history field the position counts as occurring for the first time
     fresh = DOBUTSU.from_text(" ".join(fields[:3]))
     assert DOBUTSU.result(DOBUTSU.play(fresh, "a3a4")) is None
@@ -522,15 +523,15 @@ def test_yokai_capturing_the_koropokkuru_wins() -> None:
     pos = YOKAI.play(YOKAI.from_text("2l/3/1g1/L2 f -"), "a1a2")
     assert YOKAI.result(pos) is None
     after = YOKAI.play(pos, "b2a2")
-    assert YOKAI.result(after) == Result("second", "capture")
+    assert YOKAI.result(after) == Result(Side.SECOND, RuleReason.CAPTURE)
     assert YOKAI.legal_moves(after) == []
     text = YOKAI.to_text(after)
     assert text.split(" ")[:3] == ["2l/3/g2/3", "f", "-"]  # the koropokkuru is not in hand
-    assert YOKAI.result(YOKAI.from_text(text)) == Result("second", "capture")
+    assert YOKAI.result(YOKAI.from_text(text)) == Result(Side.SECOND, RuleReason.CAPTURE)
 
 
 def test_yokai_a_missing_koropokkuru_is_only_valid_under_yokai() -> None:
-    assert YOKAI.result(YOKAI.from_text("2l/3/3/3 f -")) == Result("second", "capture")
+    assert YOKAI.result(YOKAI.from_text("2l/3/3/3 f -")) == Result(Side.SECOND, RuleReason.CAPTURE)
     with pytest.raises(engine.InvalidPositionError):
         DOBUTSU.from_text("2l/3/3/3 f -")
     with pytest.raises(engine.InvalidPositionError):
@@ -539,7 +540,7 @@ def test_yokai_a_missing_koropokkuru_is_only_valid_under_yokai() -> None:
 
 def test_yokai_safe_try_wins() -> None:
     pos = YOKAI.from_text("3/L2/2l/3 f -")
-    assert YOKAI.result(YOKAI.play(pos, "a3a4")) == Result("first", "try")
+    assert YOKAI.result(YOKAI.play(pos, "a3a4")) == Result(Side.FIRST, RuleReason.TRY)
 
 
 def test_yokai_koropokkuru_arriving_attacked_wins_once_it_is_no_longer_attacked() -> None:
@@ -551,18 +552,18 @@ def test_yokai_koropokkuru_arriving_attacked_wins_once_it_is_no_longer_attacked(
     # the elephant stays on b3 (the lion moves): still attacked, no win
     assert YOKAI.result(YOKAI.play(arrived, "c2c3")) is None
     # the elephant goes away: after that move first's koropokkuru stands unattacked
-    assert YOKAI.result(YOKAI.play(arrived, "b3a2")) == Result("first", "try")
+    assert YOKAI.result(YOKAI.play(arrived, "b3a2")) == Result(Side.FIRST, RuleReason.TRY)
     # or second takes it
-    assert YOKAI.result(YOKAI.play(arrived, "b3a4")) == Result("second", "capture")
+    assert YOKAI.result(YOKAI.play(arrived, "b3a4")) == Result(Side.SECOND, RuleReason.CAPTURE)
     # or second makes its own safe try while first's koropokkuru is still attacked
-    assert YOKAI.result(YOKAI.play(arrived, "c2c1")) == Result("second", "try")
+    assert YOKAI.result(YOKAI.play(arrived, "c2c1")) == Result(Side.SECOND, RuleReason.TRY)
 
 
 def test_yokai_try_can_be_made_by_the_opponents_move() -> None:
     # Second's koropokkuru stands on a1 attacked by first's giraffe; the giraffe leaves.
     pos = YOKAI.from_text("3/1L1/G2/l2 f -")
     assert YOKAI.result(pos) is None
-    assert YOKAI.result(YOKAI.play(pos, "a2b2")) == Result("second", "try")
+    assert YOKAI.result(YOKAI.play(pos, "a2b2")) == Result(Side.SECOND, RuleReason.TRY)
 
 
 def test_yokai_both_koropokkuru_safe_at_once_is_a_draw() -> None:
@@ -571,32 +572,34 @@ def test_yokai_both_koropokkuru_safe_at_once_is_a_draw() -> None:
     pos = YOKAI.from_text("1L1/e2/G2/l2 f -")
     assert YOKAI.result(pos) is None
     after = YOKAI.play(pos, "a2a3")
-    assert YOKAI.result(after) == Result(None, "try")
+    assert YOKAI.result(after) == Result(None, RuleReason.TRY)
     assert YOKAI.legal_moves(after) == []
 
 
 def test_yokai_capture_landing_on_a_safe_try_square_is_a_capture() -> None:
     pos = YOKAI.from_text("1l1/L2/3/3 f -")
     after = YOKAI.play(pos, "a3b4")
-    assert YOKAI.result(after) == Result("first", "capture")
+    assert YOKAI.result(after) == Result(Side.FIRST, RuleReason.CAPTURE)
 
 
 def test_yokai_no_legal_move_is_always_no_moves() -> None:
     # Every first piece is boxed in by its own pieces; first's hand is empty.
     pos = YOKAI.from_text("GE1/LGE/CCl/3 f -")
     assert YOKAI.legal_moves(pos) == []
-    assert YOKAI.result(pos) == Result("second", "no_moves")
+    assert YOKAI.result(pos) == Result(Side.SECOND, RuleReason.NO_MOVES)
     # The dobutsu checkmate position is no ending under yokai: the koropokkuru may move
     # (and be taken).
     pos = YOKAI.from_text("2l/1e1/h2/L2 f -")
     assert YOKAI.result(pos) is None
     assert YOKAI.legal_moves(pos) == ["a1a2", "a1b1", "a1b2"]
-    assert YOKAI.result(YOKAI.play(YOKAI.play(pos, "a1b1"), "a2b1")) == Result("second", "capture")
+    assert YOKAI.result(YOKAI.play(YOKAI.play(pos, "a1b1"), "a2b1")) == Result(
+        Side.SECOND, RuleReason.CAPTURE
+    )
 
 
 def test_yokai_repetition_is_a_draw() -> None:
     pos = play_all(YOKAI, YOKAI.start(), SHUFFLE * 2)
-    assert YOKAI.result(pos) == Result(None, "repetition")
+    assert YOKAI.result(pos) == Result(None, RuleReason.REPETITION)
 
 
 # ---- the order of endings ------------------------------------------------------------------------
@@ -605,7 +608,7 @@ def test_try_outranks_the_opponent_having_no_move() -> None:
     # the try the move makes comes first.
     pos = DOBUTSU.from_text("2l/L2/2G/3 f -")
     after = DOBUTSU.play(pos, "a3a4")
-    assert DOBUTSU.result(after) == Result("first", "try")
+    assert DOBUTSU.result(after) == Result(Side.FIRST, RuleReason.TRY)
     assert DOBUTSU.legal_moves(after) == []
 
 
@@ -616,10 +619,12 @@ def test_no_legal_move_outranks_repetition() -> None:
     digest = YOKAI.to_text(YOKAI.play(YOKAI.from_text(mate), "a1b1")).split(" ")[3]
     assert len(digest) == 8
     # control: with two earlier occurrences the yokai position (which has moves) is a draw
-    assert YOKAI.result(YOKAI.from_text(f"{mate} {digest}{digest}")) == Result(None, "repetition")
+    assert YOKAI.result(YOKAI.from_text(f"{mate} {digest}{digest}")) == Result(
+        None, RuleReason.REPETITION
+    )
     # the dobutsu position has no move: checkmate, not repetition
     third = DOBUTSU.from_text(f"{mate} {digest}{digest}")
-    assert DOBUTSU.result(third) == Result("second", "checkmate")
+    assert DOBUTSU.result(third) == Result(Side.SECOND, RuleReason.CHECKMATE)
 
 
 # ---- position strings ----------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import pytest
 
 import engine
 from engine import Result
+from engine.core import RuleReason, Side
 
 GOROGORO = engine.get_game("gorogoro")
 START = "sgkgs/5/1ppp1/1PPP1/5/SGKGS f -"
@@ -370,13 +371,13 @@ def test_checkmate_by_a_pawn_move_is_fine() -> None:
     pos = setup("kp3/5/PG3/5/5/4K f -")
     assert {"a4a5", "a4a5+"} <= set(legal(pos))
     after = GOROGORO.play(pos, "a4a5")
-    assert GOROGORO.result(after) == Result("first", "checkmate")
+    assert GOROGORO.result(after) == Result(Side.FIRST, RuleReason.CHECKMATE)
 
 
 def test_checkmate_by_a_non_pawn_drop_is_fine() -> None:
     pos = setup("kp3/5/1G3/5/5/4K f G")
     after = GOROGORO.play(pos, "G*a5")
-    assert GOROGORO.result(after) == Result("first", "checkmate")
+    assert GOROGORO.result(after) == Result(Side.FIRST, RuleReason.CHECKMATE)
 
 
 def test_second_players_uchifuzume() -> None:
@@ -421,7 +422,7 @@ def test_checkmate_loses() -> None:
     # The promoted silver b5 (defended by the gold b4) attacks a6; b6 and a5 are guarded.
     pos = setup("k4/1+S3/1G3/5/5/4K s -")
     assert legal(pos) == []
-    assert GOROGORO.result(pos) == Result("first", "checkmate")
+    assert GOROGORO.result(pos) == Result(Side.FIRST, RuleReason.CHECKMATE)
     with pytest.raises(engine.GameOverError) as err:
         GOROGORO.play(pos, "a6a5")
     assert err.value.code == "game.over"
@@ -429,14 +430,14 @@ def test_checkmate_loses() -> None:
 
 def test_checkmate_with_pieces_in_hand_still_loses() -> None:
     pos = setup("k4/1+S3/1G3/5/5/4K s gp")
-    assert GOROGORO.result(pos) == Result("first", "checkmate")
+    assert GOROGORO.result(pos) == Result(Side.FIRST, RuleReason.CHECKMATE)
 
 
 def test_no_legal_move_without_check_loses_by_no_moves() -> None:
     # Second's king a6 is not attacked, but a5, b5 (gold b4) and b6 (silver c5) are.
     pos = setup("k4/2S2/1G3/5/5/4K s -")
     assert legal(pos) == []
-    assert GOROGORO.result(pos) == Result("first", "no_moves")
+    assert GOROGORO.result(pos) == Result(Side.FIRST, RuleReason.NO_MOVES)
     assert GOROGORO.result(setup("k4/2S2/1G3/5/5/4K s p")) is None  # a drop is a move
 
 
@@ -451,7 +452,7 @@ def test_threefold_repetition_is_a_draw() -> None:
     pos = GOROGORO.from_text(text)  # the history survives the round trip
     assert GOROGORO.to_text(pos) == text
     pos = GOROGORO.play(pos, SHUFFLE[3])
-    assert GOROGORO.result(pos) == Result(None, "repetition")
+    assert GOROGORO.result(pos) == Result(None, RuleReason.REPETITION)
     assert legal(pos) == []
 
 
@@ -460,7 +461,7 @@ def test_repetition_counts_non_consecutive_occurrences() -> None:
     pos = play_all(pos, ["d1d2", "d6d5", "d2d1"])
     assert GOROGORO.result(pos) is None
     pos = GOROGORO.play(pos, "d5d6")
-    assert GOROGORO.result(pos) == Result(None, "repetition")
+    assert GOROGORO.result(pos) == Result(None, RuleReason.REPETITION)
 
 
 # ---- position strings ----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from engine import GameOverError, IllegalMoveError, InvalidMoveError, InvalidPositionError, Result
+from engine.core import RuleReason, Side
 
 START = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L f 0 -"
 FILES = "abcdefg"
@@ -400,7 +401,7 @@ def test_trap_option_opponent_keeps_the_rat_elephant_exception_on_own_traps() ->
 def test_den_entry_wins() -> None:
     game, pos = setup("Cd8 ea1")
     after = game.play(pos, "d8d9")
-    assert game.result(after) == Result("first", "den")
+    assert game.result(after) == Result(Side.FIRST, RuleReason.DEN)
     assert game.legal_moves(after) == []
     with pytest.raises(GameOverError) as err:
         game.play(after, "a1a2")
@@ -411,14 +412,14 @@ def test_den_entry_wins() -> None:
 def test_den_entry_wins_for_second_too() -> None:
     game, pos = setup("Ea9 Rg1 le1", side="s")
     after = game.play(pos, "e1d1")
-    assert game.result(after) == Result("second", "den")
+    assert game.result(after) == Result(Side.SECOND, RuleReason.DEN)
     assert game.to_text(after) == place("Ea9 Rg1 ld1", "f", "1 -") + " " + pos.digest
 
 
 def test_capturing_the_last_enemy_piece_wins() -> None:
     game, pos = setup("Ld5 rd6")
     after = game.play(pos, "d5d6")
-    assert game.result(after) == Result("first", "no_pieces")
+    assert game.result(after) == Result(Side.FIRST, RuleReason.NO_PIECES)
     assert game.legal_moves(after) == []
     assert game.to_text(after) == place("Ld6", "s", "0 f")
 
@@ -426,7 +427,7 @@ def test_capturing_the_last_enemy_piece_wins() -> None:
 def test_side_with_no_legal_move_loses() -> None:
     game, pos = setup("La8 Tb9 ca9", side="s")
     assert game.legal_moves(pos) == []
-    assert game.result(pos) == Result("first", "no_moves")
+    assert game.result(pos) == Result(Side.FIRST, RuleReason.NO_MOVES)
     game, pos = setup("La8 Tb9 ca9")
     assert game.result(pos) is None
 
@@ -442,7 +443,7 @@ def test_repetition_third_occurrence_is_a_draw() -> None:
     assert game.result(second) is None
     third = play_all(game, second, CYCLE[20:])
     assert third.repetitions() == 3
-    assert game.result(third) == Result(None, "repetition")
+    assert game.result(third) == Result(None, RuleReason.REPETITION)
     assert game.legal_moves(third) == []
 
 
@@ -451,7 +452,7 @@ def test_repetition_is_remembered_through_the_position_string() -> None:
     almost = play_all(game, pos, CYCLE[:-5])
     back = game.from_text(game.to_text(almost))
     assert back == almost
-    assert game.result(game.play(back, "f9g9")) == Result(None, "repetition")
+    assert game.result(game.play(back, "f9g9")) == Result(None, RuleReason.REPETITION)
     # the same board without its history is a first occurrence
     bare = game.from_text(" ".join(game.to_text(almost).split()[:4]))
     assert game.result(game.play(bare, "f9g9")) is None
@@ -469,32 +470,38 @@ def test_capture_clears_the_history() -> None:
 
 def test_repetition_draw_option_ignores_the_totals() -> None:
     game, pos = setup("La1 lg9 rg1")
-    assert game.result(play_all(game, pos, CYCLE)) == Result(None, "repetition")
+    assert game.result(play_all(game, pos, CYCLE)) == Result(None, RuleReason.REPETITION)
 
 
 def test_repetition_tiebreak_larger_total_loses() -> None:
     game, pos = setup("La1 tg9", repetition="tiebreak")  # 7 against 6: first loses
-    assert game.result(play_all(game, pos, CYCLE)) == Result("second", "repetition_tiebreak")
+    assert game.result(play_all(game, pos, CYCLE)) == Result(
+        Side.SECOND, RuleReason.REPETITION_TIEBREAK
+    )
     game, pos = setup("La1 lg9 rg1", repetition="tiebreak")  # 7 against 8: second loses
-    assert game.result(play_all(game, pos, CYCLE)) == Result("first", "repetition_tiebreak")
+    assert game.result(play_all(game, pos, CYCLE)) == Result(
+        Side.FIRST, RuleReason.REPETITION_TIEBREAK
+    )
 
 
 def test_repetition_tiebreak_counts_full_rank_on_a_trap() -> None:
     # second: tiger (6) on its trap e9 + lion (7) = 13 against first's 7 + 5 = 12.
     game, pos = setup("La1 Pa3 lg9 te9", repetition="tiebreak")
-    assert game.result(play_all(game, pos, CYCLE)) == Result("first", "repetition_tiebreak")
+    assert game.result(play_all(game, pos, CYCLE)) == Result(
+        Side.FIRST, RuleReason.REPETITION_TIEBREAK
+    )
 
 
 @pytest.mark.parametrize(("capturer", "winner"), [("f", "second"), ("s", "first")])
 def test_repetition_tiebreak_equal_totals_last_capturer_loses(capturer: str, winner: str) -> None:
     game, pos = setup("La1 lg9", counters=f"10 {capturer}", repetition="tiebreak")
     end = play_all(game, pos, CYCLE)
-    assert game.result(end) == Result(winner, "repetition_tiebreak")
+    assert game.result(end) == Result(Side(winner), RuleReason.REPETITION_TIEBREAK)
 
 
 def test_repetition_tiebreak_equal_totals_without_capture_is_a_draw() -> None:
     game, pos = setup("La1 lg9", repetition="tiebreak")
-    assert game.result(play_all(game, pos, CYCLE)) == Result(None, "repetition")
+    assert game.result(play_all(game, pos, CYCLE)) == Result(None, RuleReason.REPETITION)
 
 
 def test_no_progress_draw_after_100_plies_without_capture() -> None:
@@ -504,7 +511,7 @@ def test_no_progress_draw_after_100_plies_without_capture() -> None:
     assert game.result(pos) is None
     pos = game.play(pos, "a9a8")
     assert game.to_text(pos) == place("Ld4 rd7 pa8", "f", "100 -") + " " + "".join(pos.history)
-    assert game.result(pos) == Result(None, "no_progress")
+    assert game.result(pos) == Result(None, RuleReason.NO_PROGRESS)
     assert game.legal_moves(pos) == []
 
 
@@ -522,17 +529,17 @@ def test_den_entry_on_the_hundredth_ply_wins() -> None:
     game, pos = setup("Cd8 ea1", counters="99 -")
     after = game.play(pos, "d8d9")
     assert after.plies == 100
-    assert game.result(after) == Result("first", "den")
+    assert game.result(after) == Result(Side.FIRST, RuleReason.DEN)
 
 
 def test_no_legal_move_comes_before_no_progress() -> None:
     game, pos = setup("La8 Tb9 ca9", side="s", counters="100 -")
-    assert game.result(pos) == Result("first", "no_moves")
+    assert game.result(pos) == Result(Side.FIRST, RuleReason.NO_MOVES)
 
 
 def test_last_piece_captured_comes_before_repetition_and_no_progress() -> None:
     game, pos = setup("Ld5 rd6", counters="99 -")
-    assert game.result(game.play(pos, "d5d6")) == Result("first", "no_pieces")
+    assert game.result(game.play(pos, "d5d6")) == Result(Side.FIRST, RuleReason.NO_PIECES)
 
 
 # ---- position strings -----------------------------------------------------------------------
@@ -565,8 +572,12 @@ def test_played_positions_round_trip_with_their_history() -> None:
     assert fields[1:4] == ["s", "2", "f"]
     assert len(fields[4]) == 16  # two earlier positions since the capture
     assert game.from_text(game.to_text(pos)) == pos
-    assert game.result(game.from_text("3C3/7/7/7/7/7/7/7/e6 s 1 -")) == Result("first", "den")
-    assert game.result(game.from_text("7/7/7/7/3L3/7/7/7/7 s 0 f")) == Result("first", "no_pieces")
+    assert game.result(game.from_text("3C3/7/7/7/7/7/7/7/e6 s 1 -")) == Result(
+        Side.FIRST, RuleReason.DEN
+    )
+    assert game.result(game.from_text("7/7/7/7/3L3/7/7/7/7 s 0 f")) == Result(
+        Side.FIRST, RuleReason.NO_PIECES
+    )
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import pytest
 
 import engine
 from engine import GameOverError, IllegalMoveError, InvalidMoveError, InvalidPositionError, Result
+from engine.core import RuleReason, Side
 
 GAME = engine.get_game("wali")
 START = "6/6/6/6/6 f 12 12 0"
@@ -242,15 +243,15 @@ def test_wali_a_line_needs_the_moved_stone() -> None:
 def test_wali_no_pieces_loses() -> None:
     # second's last stone on the board is f5: the line c2c1 removes it.
     after = GAME.play(at("5s/6/6/2S3/SS4 f 0 0 0"), "c2c1xf5")
-    assert GAME.result(after) == Result("first", "no_pieces")
+    assert GAME.result(after) == Result(Side.FIRST, RuleReason.NO_PIECES)
     assert GAME.legal_moves(after) == []
-    assert GAME.result(at("4S1/6/6/6/SS4 s 0 0 0")) == Result("first", "no_pieces")
+    assert GAME.result(at("4S1/6/6/6/SS4 s 0 0 0")) == Result(Side.FIRST, RuleReason.NO_PIECES)
 
 
 def test_wali_no_legal_step_loses() -> None:
     pos = at("6/6/6/s5/Ss4 f 0 0 0")  # first's a1 is walled in by a2 and b1
     assert GAME.legal_moves(pos) == []
-    assert GAME.result(pos) == Result("second", "no_moves")
+    assert GAME.result(pos) == Result(Side.SECOND, RuleReason.NO_MOVES)
     with pytest.raises(GameOverError) as err:
         GAME.play(pos, "a1a2")
     assert err.value.code == "game.over"
@@ -264,7 +265,7 @@ def test_wali_third_occurrence_is_a_draw_by_repetition() -> None:
     assert GAME.result(once) is None
     twice = play(once, *shuffle)
     assert twice.repetitions() == 3
-    assert GAME.result(twice) == Result(None, "repetition")
+    assert GAME.result(twice) == Result(None, RuleReason.REPETITION)
 
 
 def test_wali_hundred_plies_in_phase_2_without_removal_is_a_draw() -> None:
@@ -272,7 +273,7 @@ def test_wali_hundred_plies_in_phase_2_without_removal_is_a_draw() -> None:
     assert GAME.result(pos) is None
     after = GAME.play(pos, "a1a2")
     assert fields(after) == "5s/6/6/S5/6 s 0 0 100"
-    assert GAME.result(after) == Result(None, "no_progress")
+    assert GAME.result(after) == Result(None, RuleReason.NO_PROGRESS)
 
 
 def test_wali_removal_resets_the_no_progress_count() -> None:

@@ -13,6 +13,7 @@ import pytest
 
 import engine
 from engine import GameOverError, IllegalMoveError, InvalidMoveError, InvalidPositionError, Result
+from engine.core import RuleReason, Side
 
 GAME = engine.get_game("yote")
 START = "6/6/6/6/6 f 12 12 - - 0"
@@ -213,20 +214,20 @@ def test_yote_take_back_restriction_is_part_of_the_position_only_when_it_forbids
 def test_yote_no_pieces_loses() -> None:
     # second: c3 and f1 on the board, nothing in hand. The jump takes c3, the removal f1.
     after = GAME.play(at("6/6/2s3/2S3/5s f 0 0 - - 0"), "c2c4xf1")
-    assert GAME.result(after) == Result("first", "no_pieces")
+    assert GAME.result(after) == Result(Side.FIRST, RuleReason.NO_PIECES)
     assert GAME.legal_moves(after) == []
     # A stone still in hand is a stone left: the game goes on.
     after = GAME.play(at("6/6/2s3/2S3/5s f 0 1 - - 0"), "c2c4xf1")
     assert GAME.result(after) is None
     # The same, set up directly: second to move with nothing left has lost.
-    assert GAME.result(at("6/2S3/6/6/6 s 0 0 - - 0")) == Result("first", "no_pieces")
+    assert GAME.result(at("6/2S3/6/6/6 s 0 0 - - 0")) == Result(Side.FIRST, RuleReason.NO_PIECES)
 
 
 def test_yote_no_legal_move_loses() -> None:
     # first's a1 is walled in by a2, b1 (and a3, c1 behind them): no step, no jump.
     pos = at("6/6/s5/s5/Sss3 f 0 0 - - 0")
     assert GAME.legal_moves(pos) == []
-    assert GAME.result(pos) == Result("second", "no_moves")
+    assert GAME.result(pos) == Result(Side.SECOND, RuleReason.NO_MOVES)
     # With a stone in hand there is always a placement.
     assert GAME.result(at("6/6/s5/s5/Sss3 f 1 0 - - 0")) is None
 
@@ -245,7 +246,7 @@ def test_yote_third_occurrence_is_a_draw_by_repetition() -> None:
     assert len(seen) == 19
     assert GAME.result(seen[17]) is None
     assert [p.repetitions() for p in seen[2::8]] == [1, 2, 3]
-    assert GAME.result(seen[18]) == Result(None, "repetition")
+    assert GAME.result(seen[18]) == Result(None, RuleReason.REPETITION)
     assert GAME.legal_moves(seen[18]) == []
     # The start board is back on plies 8 and 16, but on the start first was free to step
     # c3d3: only plies 8 and 16 are the same position, twice.
@@ -258,7 +259,7 @@ def test_yote_fifty_plies_without_placement_or_capture_is_a_draw() -> None:
     assert GAME.result(pos) is None
     after = GAME.play(pos, "c3c4")
     assert fields(after) == "6/2S3/6/6/5s s 0 0 c3c4 f2f1 50"
-    assert GAME.result(after) == Result(None, "no_progress")
+    assert GAME.result(after) == Result(None, RuleReason.NO_PROGRESS)
 
 
 def test_yote_placement_and_capture_reset_the_no_progress_count() -> None:
@@ -268,14 +269,14 @@ def test_yote_placement_and_capture_reset_the_no_progress_count() -> None:
     after = GAME.play(at("6/6/2S3/2s3/5s f 0 0 b3c3 d2c2 49"), "c3c1xf1")
     # second's last move was the step d2c2, even though that stone is gone.
     assert GAME.to_text(after) == "6/6/6/6/2S3 s 0 0 - d2c2 0"
-    assert GAME.result(after) == Result("first", "no_pieces")
+    assert GAME.result(after) == Result(Side.FIRST, RuleReason.NO_PIECES)
 
 
 def test_yote_no_legal_move_outranks_the_no_progress_draw() -> None:
     # first stepped b1a1, second followed into b1: 50 plies without progress, and first is
     # walled in. The loss by the rules of play comes before the draw by the counter.
     pos = at("6/6/s5/s5/Sss3 f 0 0 b1a1 b2b1 50")
-    assert GAME.result(pos) == Result("second", "no_moves")
+    assert GAME.result(pos) == Result(Side.SECOND, RuleReason.NO_MOVES)
 
 
 def test_yote_finished_game_refuses_moves() -> None:

@@ -1,0 +1,99 @@
+"""What can happen to a game, as values.
+
+A change of a game (app/services/games) returns these events; everything downstream
+subscribes to them: the sockets and NDJSON streams that show a game, the lobby, the
+timekeeper, the bot event streams (``gameStart``/``gameFinish``), and the outbox consumers
+(what must happen exactly once: per-player counts now, ratings next). Nothing downstream
+parses serialized messages or guesses what happened from timestamps.
+
+Each event names its game and the ply at which it happened. ``DURABLE`` events are also
+written to the outbox in the same transaction as the change (docs/decisions.md, "Events").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .enums import EndReason, GameStatus, Side
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent:
+    game_id: str
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameCreated(GameEvent):
+    creator_id: str
+    public: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken(GameEvent):
+    """A player has a seat: the creator's known colour, or whoever joined."""
+
+    side: Side
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(GameEvent):
+    first_id: str
+    second_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayed(GameEvent):
+    """``ply`` is the ply after the move (the move is the ``ply``-th)."""
+
+    side: Side
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffered(GameEvent):
+    by: Side
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDeclined(GameEvent):
+    by: Side
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackOffered(GameEvent):
+    by: Side
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackDeclined(GameEvent):
+    """Declined by the opponent, or withdrawn by its proposer (``by``)."""
+
+    by: Side
+
+
+@dataclass(frozen=True, slots=True)
+class MovesTakenBack(GameEvent):
+    """``ply`` is the ply after the takeback; ``count`` moves were taken back."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(GameEvent):
+    status: GameStatus
+    winner: Side | None
+    reason: EndReason
+
+
+@dataclass(frozen=True, slots=True)
+class ChatPosted(GameEvent):
+    room: str  # "player" (the two players only) or "spectator"
+    player_id: str
+    username: str
+    text: str
+
+
+# Acted on exactly once: written to the outbox with the change that made them.
+DURABLE: tuple[type[GameEvent], ...] = (GameEnded,)
