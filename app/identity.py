@@ -16,8 +16,8 @@ import secrets
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from .domain.players import Identity
 from .services.accounts import USERNAME, username_key
-from .services.games import Identity
 
 COOKIE = "kodama_player"
 MAX_AGE = 400 * 24 * 3600  # browsers cap cookie lifetimes at 400 days

@@ -31,12 +31,14 @@ from .services.accounts import AccountService
 from .services.apilimits import ApiLimits
 from .services.builtin import BuiltinBots, local_url
 from .services.challenges import ChallengeService
+from .services.chat import Chat
 from .services.errors import ServiceError
 from .services.games import GameService, now_ms
 from .services.lobby import LobbyFeed
 from .services.quotas import OpenGamesPerAddress, SocketsPerAddress
 from .services.streams import EventStreams, GameEvents
 from .services.timekeeper import Timekeeper
+from .services.updates import HubCodec
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -55,16 +57,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         use_notify = settings.notify == "on" or (
             settings.notify == "auto" and not settings.is_sqlite
         )
-        hub: LocalHub = PostgresHub(asyncpg_dsn(url)) if use_notify else LocalHub()
+        hub: LocalHub = PostgresHub(asyncpg_dsn(url), HubCodec()) if use_notify else LocalHub()
         await hub.start()
         sessions = make_sessionmaker(db)
-        service = GameService(sessions, hub, settings, is_postgres=not settings.is_sqlite)
+        service = GameService(
+            sessions, hub, settings, is_postgres=not settings.is_sqlite, clock_ms=now_ms
+        )
         # A game nobody here watches is remembered for the longer grace period: a claimant
         # who reloads the page keeps the opponent's count; one away that long starts anew.
         grace_seconds = max(settings.gone_seconds, settings.gone_unmoved_seconds)
         presence = Presence(now_ms, keep_idle_ms=round(grace_seconds * 1000))
         service.gone_for_ms = presence.gone_for_ms
-        service.listeners.append(lambda game: presence.changed(game.id, game.ply))
+        service.listeners.append(lambda game, _events: presence.changed(game.id, game.ply))
         accounts = AccountService(sessions)
         services = Services(
             settings=settings,
@@ -81,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             limits=ApiLimits(settings),
             sockets=SocketsPerAddress(settings.max_sockets_per_ip),
             open_games=OpenGamesPerAddress(settings.max_open_games_per_ip, service.still_open),
+            chat=Chat(sessions, hub),
         )
         app.state.services = services
         await services.timekeeper.start()

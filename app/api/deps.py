@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -12,15 +11,17 @@ from fastapi.security import APIKeyCookie
 from ..core.config import Settings
 from ..identity import COOKIE, Identities
 from ..realtime.hub import LocalHub
-from ..realtime.presence import Presence
+from ..realtime.presence import Presence, PresenceChanged
 from ..services.accounts import AccountService
 from ..services.apilimits import ApiLimits
 from ..services.challenges import ChallengeService
-from ..services.games import GameService, Identity, game_channel
+from ..services.chat import Chat
+from ..services.games import GameService, Identity
 from ..services.lobby import LobbyFeed
 from ..services.quotas import OpenGamesPerAddress, SocketsPerAddress
 from ..services.streams import EventStreams, GameEvents
 from ..services.timekeeper import Timekeeper
+from ..services.updates import game_channel
 
 
 @dataclass
@@ -41,10 +42,11 @@ class Services:
     # Caps per IP address (issue #10): open WebSockets, public games waiting.
     sockets: SocketsPerAddress
     open_games: OpenGamesPerAddress
+    chat: Chat
 
-    async def publish_presence(self, game_id: str, message: str | None = None) -> None:
+    async def publish_presence(self, game_id: str, message: PresenceChanged | None = None) -> None:
         if message is None:
-            message = json.dumps(self.presence.message(game_id), separators=(",", ":"))
+            message = self.presence.message(game_id)
         await self.hub.publish(game_channel(game_id), message)
 
 

@@ -10,30 +10,34 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Coroutine, Mapping
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
+from ..domain.events import ChatPosted
 from ..identity import COOKIE
-from ..realtime.hub import RESYNC
+from ..realtime.hub import CLOSING, RESYNC
+from ..realtime.presence import PresenceChanged
 from ..services.errors import ServiceError
-from ..services.games import LOBBY_CHANNEL, GameService, Identity, game_channel
+from ..services.games import GameService, Identity
+from ..services.games.state import StateMessage
+from ..services.updates import LOBBY_CHANNEL, GameUpdate, LobbyMessage
 from .auth import client_ip
 from .deps import Services
+from .viewer import Viewer, view
 
 log = logging.getLogger(__name__)
 router = APIRouter()
 
-_detached: set[asyncio.Task[None]] = set()
 CLIENT_TYPES = ("move", "resign", "draw", "takeback", "abort", "claim", "resync", "ping")
 # Rate-limited as the HTTP API's moves (the "move" bucket); the other types by "socket".
 ACTIONS = ("move", "resign", "draw", "takeback", "abort", "claim")
 # Past KODAMA_MAX_SOCKETS_PER_IP the handshake is accepted, then closed with this code:
 # "try again later" (RFC 6455 section 7.4.1), which a browser can see, unlike a refusal.
 TRY_AGAIN_LATER = 1013
-PLAYER_CHAT = '{"type":"chat","room":"player"'  # how app/api/routes/bot.py writes it
+SERVER_RESTARTING = 1012  # as uvicorn closes the sockets it finds open when it shuts down
 
 
 class Connection:
@@ -119,28 +123,16 @@ async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
             await conn.send_json(_error(exc.code, exc.message, None))
             await conn.close(4404)
         return
-    conn.side = None if who is None else service.seat_of(game, who.id)
-    presence = services.presence
-    presence.ply[game.id] = game.ply
-    presence.join(game.id, conn.side)
+    side = None if who is None else service.seat_of(game, who.id)
     try:
-        async with services.hub.subscribe(game_channel(game.id)) as sub:
-            await services.publish_presence(game.id)
+        async with view(services, game, who, side) as viewer:
             await _send_state(conn, service, game.id, who)
             await _serve(
                 read=_read(conn, services, game.id, who, address),
-                write=_forward(conn, sub, services, game.id, who),
+                write=_forward(conn, viewer, service, who),
             )
     except WebSocketDisconnect:
         pass
-    finally:
-        presence.leave(game.id, conn.side)
-        message = json.dumps(presence.message(game.id), separators=(",", ":"))
-        presence.forget_if_idle(game.id)
-        # Detached: this handler may be cancelled (shutdown, test client) before it finishes.
-        task = asyncio.get_running_loop().create_task(services.publish_presence(game.id, message))
-        _detached.add(task)
-        task.add_done_callback(_detached.discard)
 
 
 async def _serve(read: Coroutine[Any, Any, None], write: Coroutine[Any, Any, None]) -> None:
@@ -161,40 +153,60 @@ async def _send_state(
     game = await service.get(game_id)
     state = await service.state(game)
     me = None if who is None else {"id": who.id, "name": who.name}
-    message: dict[str, Any] = {"type": "state", "ply": game.ply, "game": state, "me": me}
+    message: StateMessage = {"type": "state", "ply": game.ply, "game": state, "me": me}
     if who is not None and who.id == game.creator_id and game.status == "created":
         message["invite"] = game.invite_token
-    await conn.send_json(message)
+    await conn.send(_text(message))
 
 
 async def _forward(
-    conn: Connection, sub: Any, services: Services, game_id: str, who: Identity | None
+    conn: Connection, viewer: Viewer, service: GameService, who: Identity | None
 ) -> None:
     while True:
-        text = await sub.get()
-        if text == RESYNC:
-            await _send_state(conn, services.games, game_id, who)
-            continue
-        if who is not None and conn.side is None and text.startswith('{"type":"state"'):
-            await _take_seat(conn, services, game_id, who, json.loads(text))
-        if conn.side is None and text.startswith(PLAYER_CHAT):
-            continue  # the players' chat room is theirs only (docs/protocol.md, chat)
-        await conn.send(text)
-
-
-async def _take_seat(
-    conn: Connection, services: Services, game_id: str, who: Identity, state: dict[str, Any]
-) -> None:
-    """A watcher who just got a seat (a random-colour creator once someone joins) now
-    counts as that player online, not as a spectator."""
-    players = state["game"]["players"]
-    for side in ("first", "second"):
-        if (players.get(side) or {}).get("id") == who.id:
-            services.presence.leave(game_id, None)
-            services.presence.join(game_id, side)
-            conn.side = side
-            await services.publish_presence(game_id)
+        message = await viewer.next()
+        if message is RESYNC:
+            await _send_state(conn, service, viewer.game_id, who)
+        elif message is CLOSING:
+            await conn.close(SERVER_RESTARTING)  # the server is shutting down
             return
+        elif isinstance(message, GameUpdate):
+            await conn.send(message.encoded("ws", update_text))
+        elif isinstance(message, PresenceChanged):
+            await conn.send(presence_text(message))
+        elif isinstance(message, ChatPosted):
+            await conn.send(chat_text(message))
+
+
+def _text(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def update_text(update: GameUpdate) -> str:
+    """A change as the browser protocol says it: a ``move`` (the move and the live state),
+    else the whole ``state``."""
+    move = update.move
+    if update.state is None and move is not None:
+        return _text({"type": "move", "move": move.move, **update.live})
+    state = update.state if update.state is not None else update.live
+    return _text({"type": "state", "ply": update.ply, "game": state})
+
+
+def presence_text(message: PresenceChanged) -> str:
+    online = {"first": message.first, "second": message.second}
+    data = {"type": "presence", "ply": message.ply, "online": online}
+    return _text({**data, "spectators": message.spectators})
+
+
+def chat_text(chat: ChatPosted) -> str:
+    return _text(
+        {
+            "type": "chat",
+            "room": chat.room,
+            "ply": chat.ply,
+            "username": chat.username,
+            "text": chat.text,
+        }
+    )
 
 
 def _message(raw: str | None, limit: int) -> dict[str, Any]:
@@ -308,12 +320,15 @@ async def _lobby_socket(ws: WebSocket) -> None:
     conn = Connection(ws)
     try:
         async with services.hub.subscribe(LOBBY_CHANNEL) as sub:
-            await conn.send(await services.lobby.message())
+            await conn.send((await services.lobby.message()).text)
 
             async def forward() -> None:
                 while True:
-                    text = await sub.get()
-                    await conn.send(await services.lobby.message() if text == RESYNC else text)
+                    message = await sub.get()
+                    if message is RESYNC:
+                        message = await services.lobby.message()
+                    if isinstance(message, LobbyMessage):
+                        await conn.send(message.text)
 
             async def ignore() -> None:  # the lobby socket only listens: input is ignored
                 while (await ws.receive())["type"] != "websocket.disconnect":

@@ -3,8 +3,10 @@
 ``LocalHub`` delivers within this process (one instance, the default). ``PostgresHub`` also
 crosses instances sharing one PostgreSQL database through LISTEN/NOTIFY: every instance
 listens on one notification channel, and a message published anywhere reaches the local
-subscribers of every instance. Messages are JSON texts; a subscriber that falls behind (its
-queue is full) gets the ``RESYNC`` marker instead of the messages it missed, and resyncs.
+subscribers of every instance. Messages are values (app/services/updates.py says which),
+delivered as they are within an instance, and through a ``Codec`` (JSON values and back)
+across instances; a subscriber that falls behind (its queue is full) gets the ``RESYNC``
+marker instead of the messages it missed, and resyncs.
 
 ``PostgresHub`` outlives its connections: when PostgreSQL restarts or drops them, it connects
 again with backoff. Whatever may have been missed meanwhile becomes ``RESYNC``: every local
@@ -20,12 +22,33 @@ import json
 import logging
 import secrets
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
-RESYNC = '{"type":"resync"}'
-CLOSING = '{"type":"closing"}'  # the server is shutting down: a stream reading this ends
+
+class Marker:
+    """A message of the hub itself, not of any publisher."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+RESYNC = Marker("resync")  # messages were lost: ask for the whole state again
+CLOSING = Marker("closing")  # the server is shutting down: a stream reading this ends
+
+
+class Codec(Protocol):
+    """Messages as JSON values and back, to cross instances."""
+
+    def encode(self, message: object) -> dict[str, Any]: ...
+
+    def decode(self, value: dict[str, Any]) -> object: ...
+
+
 QUEUE_SIZE = 256
 NOTIFY_CHANNEL = "kodama_events"
 NOTIFY_LIMIT = 7900  # PostgreSQL refuses payloads of 8000 bytes and more
@@ -37,10 +60,10 @@ class Subscription:
     """Messages of one channel for one subscriber, in order."""
 
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_SIZE)
+        self.queue: asyncio.Queue[object] = asyncio.Queue(QUEUE_SIZE)
         self.lagging = False
 
-    def deliver(self, message: str) -> None:
+    def deliver(self, message: object) -> None:
         if self.lagging:
             return
         try:
@@ -59,9 +82,9 @@ class Subscription:
             self.queue.get_nowait()
         self.queue.put_nowait(CLOSING)
 
-    async def get(self) -> str:
+    async def get(self) -> object:
         message = await self.queue.get()
-        if message == RESYNC:
+        if message is RESYNC:
             self.lagging = False
         return message
 
@@ -78,10 +101,10 @@ class LocalHub:
     async def stop(self) -> None:
         return None
 
-    async def publish(self, channel: str, message: str) -> None:
+    async def publish(self, channel: str, message: object) -> None:
         self.deliver(channel, message)
 
-    def deliver(self, channel: str, message: str) -> None:
+    def deliver(self, channel: str, message: object) -> None:
         for sub in tuple(self._channels.get(channel, ())):
             sub.deliver(message)
 
@@ -98,9 +121,6 @@ class LocalHub:
                 if not subs:
                     del self._channels[channel]
 
-    def subscribers(self, channel: str) -> int:
-        return len(self._channels.get(channel, ()))
-
 
 class PostgresHub(LocalHub):
     """LocalHub whose messages also travel through PostgreSQL NOTIFY to other instances.
@@ -109,9 +129,10 @@ class PostgresHub(LocalHub):
     was sent later); NOTIFY carries it to the other instances, which each ignore their own.
     """
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, codec: Codec) -> None:
         super().__init__()
         self._dsn = dsn
+        self._codec = codec
         self._instance = secrets.token_hex(6)
         self._listener: Any = None
         self._sender: Any = None
@@ -145,10 +166,12 @@ class PostgresHub(LocalHub):
                     await conn.close()
         self._listener = self._sender = None
 
-    async def publish(self, channel: str, message: str) -> None:
+    async def publish(self, channel: str, message: object) -> None:
         self.deliver(channel, message)
         payload = json.dumps(
-            {"i": self._instance, "c": channel, "m": message}, separators=(",", ":")
+            {"i": self._instance, "c": channel, "m": self._codec.encode(message)},
+            separators=(",", ":"),
+            ensure_ascii=False,
         )
         if len(payload.encode()) > NOTIFY_LIMIT:
             # Too big for NOTIFY: the other instances' subscribers ask for the full state.
@@ -156,7 +179,7 @@ class PostgresHub(LocalHub):
         self._outbox.put_nowait(payload)
 
     def _resync_payload(self, channel: str) -> str:
-        return json.dumps({"i": self._instance, "c": channel, "m": RESYNC})
+        return json.dumps({"i": self._instance, "c": channel, "m": None})  # m null: RESYNC
 
     async def _connect(self) -> Any:
         import asyncpg  # noqa: PLC0415 - only needed with PostgreSQL
@@ -244,8 +267,14 @@ class PostgresHub(LocalHub):
         except ValueError:
             log.warning("ignored a malformed notification: %r", payload[:200])
             return
-        if data.get("i") != self._instance:
-            self.deliver(data["c"], data["m"])
+        if data.get("i") == self._instance:
+            return
+        try:
+            message = RESYNC if data["m"] is None else self._codec.decode(data["m"])
+        except Exception:  # a newer instance's message this one cannot read: resync
+            log.exception("could not read a notification on %s", data.get("c"))
+            message = RESYNC
+        self.deliver(data["c"], message)
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:

@@ -10,8 +10,21 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 
 SIDES = ("first", "second")
+
+
+@dataclass(frozen=True, slots=True)
+class PresenceChanged:
+    """Who is connected to a game: its players online, and how many spectators (a hub
+    message on the game's channel)."""
+
+    game_id: str
+    ply: int | None
+    first: bool
+    second: bool
+    spectators: int
 
 
 class Presence:
@@ -98,10 +111,11 @@ class Presence:
         since = self._gone_since.get((game_id, side), self._watched_since.get(game_id))
         return 0 if since is None else max(0, self.now() - since)
 
-    def message(self, game_id: str) -> dict[str, object]:
-        return {
-            "type": "presence",
-            "ply": self.ply.get(game_id),
-            "online": {side: self.online(game_id, side) for side in SIDES},
-            "spectators": self.spectators(game_id),
-        }
+    def message(self, game_id: str) -> PresenceChanged:
+        return PresenceChanged(
+            game_id,
+            self.ply.get(game_id),
+            self.online(game_id, "first"),
+            self.online(game_id, "second"),
+            self.spectators(game_id),
+        )

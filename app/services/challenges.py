@@ -12,7 +12,6 @@ accept and a cancel racing, exactly one wins, on SQLite and PostgreSQL alike.
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 from collections.abc import Mapping
@@ -45,10 +44,10 @@ from .streams import (
     STATUS_IDS,
     PlayerInfo,
     load_players,
-    player_channel,
     speed_of,
     variant_json,
 )
+from .updates import PlayerLine, player_channel
 
 log = logging.getLogger(__name__)
 
@@ -385,10 +384,9 @@ class ChallengeService:
     async def announce(self, challenge: Challenge, kind: str, base_url: str) -> None:
         """Tell both players' event streams (lichess sends the challenger a copy too)."""
         data = {"type": kind, "challenge": await self.to_json(challenge, base_url)}
-        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
         for player_id in {challenge.challenger_id, challenge.dest_id}:
             if player_id is not None:
-                await self.hub.publish(player_channel(player_id), text)
+                await self.hub.publish(player_channel(player_id), PlayerLine(player_id, data))
 
     # ---- answering -----------------------------------------------------------------------
     async def _set_status(self, challenge_id: str, status: str, **values: Any) -> bool:

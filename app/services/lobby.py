@@ -6,11 +6,17 @@ games change meanwhile."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+from collections.abc import Sequence
+from typing import Any
 
+from ..domain.events import GameCreated, GameEnded, GameEvent, GameStarted, SeatTaken
 from ..models import Game
-from .games import LOBBY_CHANNEL, GameService
+from .games import GameService
+from .updates import LOBBY_CHANNEL, LobbyMessage
+
+# What changes the lobby's lists: a game created, its seats, its start and its end.
+LISTED = (GameCreated, SeatTaken, GameStarted, GameEnded)
 
 log = logging.getLogger(__name__)
 
@@ -22,15 +28,15 @@ class LobbyFeed:
         self._pending: asyncio.Task[None] | None = None
         service.listeners.append(self.changed)
 
-    def changed(self, game: Game) -> None:
-        if game.status == "started" and game.ply > 0:
-            return  # a move changes neither list: only creation, start and end do
+    def changed(self, game: Game, events: Sequence[GameEvent]) -> None:
+        if not any(isinstance(e, LISTED) for e in events):
+            return  # moves, offers and takebacks change neither list
         if self._pending is None or self._pending.done():
             self._pending = asyncio.get_running_loop().create_task(self._publish())
 
-    async def message(self) -> str:
-        lists = await self.service.lobby()
-        return json.dumps({"type": "lobby", **lists}, separators=(",", ":"))
+    async def message(self) -> LobbyMessage:
+        lists: dict[str, Any] = await self.service.lobby()
+        return LobbyMessage({"type": "lobby", **lists})
 
     async def _publish(self) -> None:
         await asyncio.sleep(self.interval)

@@ -2,9 +2,9 @@
 channels, and who has an event stream open.
 
 Sides: the API says ``white`` for our ``first`` player and ``black`` for ``second``.
-Every committed change of a game is published on its hub channel ``game:{id}`` (the browser
-protocol, docs/protocol.md); the streams translate those messages into lichess lines. Each
-player also has a channel ``player:{id}`` carrying the lines of its event stream
+Every committed change of a game is published on its hub channel ``game:{id}`` as a
+``GameUpdate`` (app/services/updates.py); the game streams encode those as lichess lines.
+Each player also has a channel ``player:{id}`` carrying the lines of its event stream
 (``gameStart``, ``gameFinish``, ``challenge``...), published on every instance's hub.
 """
 
@@ -16,7 +16,6 @@ import logging
 import math
 import time
 import weakref
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,11 +25,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
 
+from ..domain.enums import ENDED
+from ..domain.events import GameEnded, GameEvent, GameStarted
 from ..models import Challenge, Game, Player
 from ..realtime.hub import CLOSING, LocalHub, Subscription
 from . import clock
 from .apilimits import too_many
-from .games import ENDED, GameService, has_moved, initial_text
+from .games import GameService, has_moved, initial_text
+from .updates import PlayerLine, player_channel
 
 log = logging.getLogger(__name__)
 
@@ -52,14 +54,7 @@ STATUS_IDS = {
     "noStart": 37,
     "variantEnd": 60,
 }
-# A start or finish is announced only by the change that made it, not by a later no-op
-# change of the same game (a second join by the same player, a clock check).
-RECENT_MS = 5_000
 KEEPALIVE = b"\n"
-
-
-def player_channel(player_id: str) -> str:
-    return f"player:{player_id}"
 
 
 def line(data: Mapping[str, Any]) -> bytes:
@@ -222,54 +217,44 @@ def event_game(
 
 # ---- event channels ------------------------------------------------------------------------
 class GameEvents:
-    """Publishes ``gameStart`` and ``gameFinish`` on both players' channels (a GameService
-    listener: called after every committed change of any game)."""
+    """Tells both players' event streams ``gameStart`` and ``gameFinish`` (a GameService
+    listener: it hears every committed change of any game with its events)."""
 
     def __init__(self, service: GameService, hub: LocalHub) -> None:
         self.service = service
         self.hub = hub
-        self._announced: OrderedDict[str, str] = OrderedDict()  # game id -> last kind sent
         self._tasks: set[asyncio.Task[None]] = set()
         service.listeners.append(self.changed)
 
-    def _kind(self, game: Game) -> str | None:
-        now = self.service.now()
-        if game.started_ms is None:
-            return None  # never started (a seek withdrawn): nobody to tell
-        if game.status == "started" and game.ply == 0 and now - game.started_ms <= RECENT_MS:
-            return "gameStart"
-        if game.status in ENDED and now - (game.finished_ms or 0) <= RECENT_MS:
-            return "gameFinish"
-        return None
-
-    def changed(self, game: Game) -> None:
-        kind = self._kind(game)
-        if kind is None or self._announced.get(game.id) == kind:
-            return
-        self._announced[game.id] = kind
-        self._announced.move_to_end(game.id)
-        while len(self._announced) > 10_000:
-            self._announced.popitem(last=False)
-        task = asyncio.get_running_loop().create_task(self._publish(game, kind))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def changed(self, game: Game, events: Sequence[GameEvent]) -> None:
+        for event in events:
+            if isinstance(event, GameStarted):
+                kind = "gameStart"
+            elif isinstance(event, GameEnded) and game.started_ms is not None:
+                kind = "gameFinish"  # (a game never started has nobody to tell)
+            else:
+                continue
+            task = asyncio.get_running_loop().create_task(self._publish(game, kind))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _publish(self, game: Game, kind: str) -> None:
         try:
-            for player_id, text in await self.lines(game, kind):
-                await self.hub.publish(player_channel(player_id), text)
+            for player_id, data in await self.lines(game, kind):
+                await self.hub.publish(player_channel(player_id), PlayerLine(player_id, data))
         except Exception:
             log.exception("could not announce %s of game %s", kind, game.id)
 
-    async def lines(self, game: Game, kind: str) -> list[tuple[str, str]]:
-        """Each seated player's line: (player id, the JSON text)."""
+    async def lines(self, game: Game, kind: str) -> list[tuple[str, dict[str, Any]]]:
+        """Each seated player's line: (player id, the line)."""
         players = await load_players(self.service.sessions, (game.first_id, game.second_id))
         source = await self.source(game.id)
         out = []
         for side, player_id in (("first", game.first_id), ("second", game.second_id)):
             if player_id is not None:
-                data = {"type": kind, "game": event_game(game, side, players, source)}
-                out.append((player_id, line(data).decode().rstrip("\n")))
+                out.append(
+                    (player_id, {"type": kind, "game": event_game(game, side, players, source)})
+                )
         return out
 
     async def source(self, game_id: str) -> str:
@@ -348,7 +333,7 @@ def end_streams() -> None:
         sub.interrupt()
 
 
-async def next_message(sub: Subscription, seconds: float) -> str | None:
+async def next_message(sub: Subscription, seconds: float) -> object | None:
     """The subscription's next message, or None after ``seconds`` of silence (keep-alive).
 
     ``CLOSING`` once the server is shutting down: the stream must end then."""

@@ -22,7 +22,7 @@ class Timekeeper:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
-        service.listeners.append(self.schedule)
+        service.listeners.append(lambda game, _events: self.schedule(game))
 
     def schedule(self, game: Game) -> None:
         """(Re)arm the game's timer for its next deadline, or drop it."""

@@ -325,7 +325,9 @@ def test_a_game_ends_by_its_rules(
     pos = game.start()
     for move in moves:
         pos = game.play(pos, move)
-    assert game.result(pos) == engine.Result(winner, reason)
+    assert game.result(pos) == engine.Result(
+        None if winner is None else engine.Side(winner), engine.RuleReason(reason)
+    )
 
     game_id = started_game(alice, bob, variant, rules=rules)
     with sockets(game_id, alice, bob, carol) as (a, b, c):

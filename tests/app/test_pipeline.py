@@ -32,6 +32,7 @@ from app.services.rows import (
     Stored,
     rows_for,
 )
+from app.services.updates import GameUpdate
 from tests.app.conftest import SECRET
 
 pytestmark = pytest.mark.anyio
@@ -179,7 +180,7 @@ async def _moves_published(service: GameService, game_id: str, action: Any) -> l
         messages = []
         while not sub.queue.empty():
             messages.append(await sub.get())
-    return [m for m in messages if m.startswith('{"type":"move"')]
+    return [m.move.move for m in messages if isinstance(m, GameUpdate) and m.move is not None]
 
 
 @pytest.mark.parametrize("when", ["before", "after"])
@@ -208,7 +209,7 @@ async def test_no_lock_outlives_the_changes(instances: Instances):
         *(service.move(ALICE, game_id, "b2b3", 0) for _ in range(8)), return_exceptions=True
     )
     assert sum(isinstance(o, Game) for o in outcomes) == 1
-    assert service._locks == {}
+    assert service.pipeline._locks == {}
 
 
 async def test_live_games_are_read_without_the_orm(instances: Instances):

@@ -8,40 +8,29 @@ routes for anyone else playing through a program (scope ``board:play``). Streams
 
 # No ``from __future__ import annotations`` here: FastAPI must resolve the annotations of the
 # routes made inside game_routes(), whose caller type is local to it.
-import asyncio
-import json
 import logging
-import math
 import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import StreamingResponse
-from pydantic import BaseModel
 from sqlalchemy import or_, select
 from starlette.background import BackgroundTask
 
 import engine
 
 from ...db import uncancelled
-from ...models import ChatLine, Game
+from ...models import Game
 from ...realtime.hub import CLOSING, RESYNC
-from ...schemas import ErrorOut
+from ...services import chat as chat_rules
 from ...services import exports
 from ...services.errors import ServiceError
-from ...services.games import ENDED, Identity, game_channel, other
-from ...services.streams import (
-    KEEPALIVE,
-    EventStream,
-    game_full,
-    game_state,
-    line,
-    next_message,
-    player_channel,
-)
-from ..auth import Caller, caller, client_ip
+from ...services.games import Identity
+from ...services.games.state import GameState
+from ...services.streams import KEEPALIVE, EventStream, game_full, line, next_message
+from ...services.updates import PlayerLine, player_channel
+from ..auth import Caller, caller
 from ..bodies import form_or_json, read_body
 from ..botmodels import (
     ChatIn,
@@ -51,204 +40,13 @@ from ..botmodels import (
     GameStreamLine,
     OnlineBotOut,
 )
+from ..callers import board_player, bot_player, limit, subject
 from ..deps import Services, ServicesDep
+from ..gamestream import follow
+from ..responses import NDJSONResponse, base_url, errors, ndjson
 
 log = logging.getLogger(__name__)
-CHAT_MAX = 140
 TOLD_LIMIT = 10_000
-_detached: set[asyncio.Task[None]] = set()
-
-
-def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorOut} for code in codes}
-
-
-class NDJSONResponse(StreamingResponse):
-    media_type = "application/x-ndjson"
-
-    def __init__(
-        self, content: AsyncIterator[bytes], status_code: int = 200, **kwargs: Any
-    ) -> None:
-        # No buffering by proxies (nginx) and no caching: every line matters at once.
-        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        super().__init__(content, status_code=status_code, headers=headers, **kwargs)
-
-
-def ndjson(model: type[BaseModel], what: str) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI description of an NDJSON answer whose lines are ``model``."""
-    return {
-        200: {
-            "description": f"NDJSON: {what}; an empty line every ~7 s keeps it open",
-            "model": model,
-        },
-        **json_errors(400, 401, 403, 404, 429),
-    }
-
-
-def json_errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """Error answers of a route whose success is not JSON (they still are)."""
-    schema = {"$ref": "#/components/schemas/ErrorOut"}
-    return {
-        code: {"description": "an error", "content": {"application/json": {"schema": schema}}}
-        for code in codes
-    }
-
-
-def subject(who: Caller) -> str:
-    return f"token:{who.token_id}" if who.token_id else f"player:{who.identity.id}"
-
-
-def limit(services: Services, kind: str, who: Caller, request: Request) -> None:
-    services.limits.hit(kind, subject(who), client_ip(request))
-
-
-def base_url(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
-
-
-def detach(coroutine: Awaitable[None]) -> None:
-    """Run to its end even if the stream that started it is cancelled (a client gone)."""
-
-    async def run() -> None:
-        try:
-            await coroutine
-        except Exception:
-            log.exception("background work of a stream failed")
-
-    task = asyncio.get_running_loop().create_task(run())
-    _detached.add(task)
-    task.add_done_callback(_detached.discard)
-
-
-# ---- who may call ----------------------------------------------------------------------------
-BotCaller = caller("bot:play")
-BoardCaller = caller("board:play")
-
-
-async def bot_player(who: Annotated[Caller, Depends(BotCaller)]) -> Caller:
-    if not who.bot:
-        raise ServiceError(
-            "bot.required",
-            "this endpoint is for BOT accounts (POST /api/bot/account/upgrade); "
-            "people playing through a program use /api/board/...",
-            403,
-        )
-    return who
-
-
-async def board_player(who: Annotated[Caller, Depends(BoardCaller)]) -> Caller:
-    if who.bot:
-        raise ServiceError("bot.forbidden", "a BOT account plays through /api/bot/...", 403)
-    return who
-
-
-# ---- following a game ------------------------------------------------------------------------
-def grace_seconds(services: Services, ply: int, side: str) -> float:
-    moved = ply >= (1 if side == "first" else 2)
-    settings = services.settings
-    return settings.gone_seconds if moved else settings.gone_unmoved_seconds
-
-
-def opponent_gone(services: Services, game_id: str, side: str, ply: int) -> dict[str, Any]:
-    gone_ms = services.presence.gone_for_ms(game_id, side) or 0
-    left = grace_seconds(services, ply, side) * 1000 - gone_ms
-    seconds = max(0, math.ceil(left / 1000))
-    return {"type": "opponentGone", "gone": True, "claimWinInSeconds": seconds}
-
-
-async def current_state(services: Services, game_id: str) -> dict[str, Any]:
-    games = services.games
-    return await games.state(await games.get(game_id))
-
-
-async def follow(
-    services: Services,
-    game_id: str,
-    side: str | None,
-    first: Callable[[Game, dict[str, Any]], Awaitable[dict[str, Any]]],
-) -> AsyncIterator[bytes]:
-    """A game's lines: ``first(game, state)``, then a ``gameState`` per change, chat lines,
-    and for a player (``side``) ``opponentGone``; ends after the game's final state.
-
-    A player's open stream counts as that player being connected (presence, claims)."""
-    presence = services.presence
-    games = services.games
-    keepalive = services.settings.keepalive_seconds
-    joined = False
-    try:
-        async with services.hub.subscribe(game_channel(game_id)) as sub:
-            # Subscribed before reading: no change can fall between the read and the stream.
-            game = await uncancelled(games.get(game_id))
-            presence.ply[game.id] = game.ply
-            presence.join(game.id, side)
-            joined = True
-            await services.publish_presence(game.id)
-            state = await uncancelled(games.state(game))
-            moves: list[str] = list(state["moves"])
-            yield line(await uncancelled(first(game, state)))
-            if state["status"] in ENDED:
-                return
-            seen = (state["ply"], state["status"], state["drawOffer"], state["takebackOffer"])
-            opponent = None if side is None else other(side)
-            away = opponent is not None and not presence.online(game.id, opponent)
-            if away and opponent is not None and state["status"] == "started":
-                yield line(opponent_gone(services, game.id, opponent, state["ply"]))
-            while True:
-                text = await next_message(sub, keepalive)
-                if text is None:
-                    yield KEEPALIVE
-                    continue
-                if text == CLOSING:
-                    return  # the server is shutting down: the client reconnects
-                data = json.loads(text)
-                kind = data.get("type")
-                live: dict[str, Any] | None = None
-                if kind == "move":
-                    if data["ply"] <= len(moves):
-                        continue  # already in the state sent
-                    if data["ply"] == len(moves) + 1:
-                        moves.append(data["move"])
-                        live = data
-                    else:
-                        kind = "resync"  # a gap: read the whole state again
-                if kind == "state":
-                    live = data["game"]
-                    moves = list(data["game"]["moves"])
-                if kind == "resync" or text == RESYNC:
-                    live = await uncancelled(current_state(services, game.id))
-                    moves = list(live["moves"])
-                if kind == "chat" and (side is not None or data.get("room") == "spectator"):
-                    yield line(
-                        {
-                            "type": "chatLine",
-                            "room": data["room"],
-                            "username": data["username"],
-                            "text": data["text"],
-                        }
-                    )
-                if kind == "presence" and opponent is not None:
-                    online = bool(data["online"][opponent])
-                    if online == away:
-                        away = not online
-                        if away:
-                            yield line(opponent_gone(services, game.id, opponent, len(moves)))
-                        else:
-                            yield line({"type": "opponentGone", "gone": False})
-                if live is None:
-                    continue
-                now = (live["ply"], live["status"], live["drawOffer"], live["takebackOffer"])
-                if kind == "state" and now == seen:
-                    continue  # the same state again (sent while the stream opened)
-                seen = now
-                yield line(game_state(live, moves))
-                if live["status"] in ENDED:
-                    return
-    finally:
-        if joined:
-            presence.leave(game_id, side)
-            message = json.dumps(presence.message(game_id), separators=(",", ":"))
-            presence.forget_if_idle(game_id)
-            detach(services.publish_presence(game_id, message))
 
 
 async def player_game_stream(
@@ -260,7 +58,7 @@ async def player_game_stream(
     if side is None:
         raise ServiceError("game.not_player", "you are not playing in this game", 403)
 
-    async def first(game: Game, state: dict[str, Any]) -> dict[str, Any]:
+    async def first(game: Game, state: GameState) -> dict[str, Any]:
         context = await exports.context_of(services.games.sessions, [game])
         return game_full(game, state, state["moves"], context.players, context.days(game))
 
@@ -408,7 +206,11 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
         """``room``: ``player`` (the two players) or ``spectator``; ``text``: plain text,
         at most 140 characters."""
         body = await read_body(request, ChatIn)
-        await post_chat(services, who, game_id, body, request)
+        text = chat_rules.clean(body.text)
+        game = await services.games.get(game_id)
+        chat_rules.require_player(game, who.identity)
+        limit(services, "chat", who, request)
+        await services.chat.post(game, who.identity, body.room, text, services.games.now())
         return DoneOut()
 
     @router.get(
@@ -419,58 +221,15 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
     )
     async def read_chat(game_id: str, who: Who, services: ServicesDep) -> list[ChatOut]:
         game = await services.games.get(game_id)
-        if services.games.seat_of(game, who.identity.id) is None:
-            raise ServiceError("game.not_player", "you are not playing in this game", 403)
-        async with services.games.sessions() as session:
-            rows = (
-                await session.execute(
-                    select(ChatLine).where(ChatLine.game_id == game_id).order_by(ChatLine.id)
-                )
-            ).scalars()
-            return [
-                ChatOut.model_validate(
-                    {"room": r.room, "user": r.username, "text": r.text, "createdAt": r.created_ms}
-                )
-                for r in rows
-            ]
+        chat_rules.require_player(game, who.identity)
+        return [
+            ChatOut.model_validate(
+                {"room": r.room, "user": r.username, "text": r.text, "createdAt": r.created_ms}
+            )
+            for r in await services.chat.lines(game_id)
+        ]
 
     return router
-
-
-async def post_chat(
-    services: Services, who: Caller, game_id: str, body: ChatIn, request: Request
-) -> None:
-    text = body.text.strip()
-    if not text or len(text) > CHAT_MAX:
-        raise ServiceError("chat.invalid", f"a chat line has 1 to {CHAT_MAX} characters")
-    if any(ord(c) < 32 for c in text):
-        raise ServiceError("chat.invalid", "a chat line is one line of plain text")
-    game = await services.games.get(game_id)
-    if services.games.seat_of(game, who.identity.id) is None:
-        raise ServiceError("game.not_player", "you are not playing in this game", 403)
-    limit(services, "chat", who, request)
-    entry = ChatLine(
-        game_id=game_id,
-        room=body.room,
-        player_id=who.identity.id,
-        username=who.identity.name,
-        text=text,
-        created_ms=services.games.now(),
-    )
-    async with services.games.sessions() as session, session.begin():
-        session.add(entry)
-    # "room" right after "type": the game sockets hide the players' room from spectators
-    # by this prefix (app/api/ws.py).
-    message = {
-        "type": "chat",
-        "room": body.room,
-        "ply": game.ply,
-        "username": who.identity.name,
-        "text": text,
-    }
-    await services.hub.publish(
-        game_channel(game_id), json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-    )
 
 
 bot_router = game_routes("bot", bot_player)
@@ -558,17 +317,18 @@ async def events(
                 if fresh(data):
                     yield line(data)
             while True:
-                text = await next_message(sub, keepalive)
-                if text is None:
+                message = await next_message(sub, keepalive)
+                if message is None:
                     yield KEEPALIVE
                     continue
-                if text == CLOSING:
+                if message is CLOSING:
                     return  # the server is shutting down: the bot reconnects
-                found = (
-                    await uncancelled(opening_events(services, who.identity, base))
-                    if text == RESYNC
-                    else [json.loads(text)]
-                )
+                if message is RESYNC:
+                    found = await uncancelled(opening_events(services, who.identity, base))
+                elif isinstance(message, PlayerLine):
+                    found = [message.data]
+                else:
+                    continue
                 for data in found:
                     if fresh(data):
                         yield line(data)
@@ -592,9 +352,9 @@ async def opening_events(services: Services, who: Identity, base: str) -> list[d
         playing = list(rows)
     out: list[dict[str, Any]] = []
     for game in playing:
-        for player_id, text in await services.game_events.lines(game, "gameStart"):
+        for player_id, data in await services.game_events.lines(game, "gameStart"):
             if player_id == who.id:
-                out.append(json.loads(text))
+                out.append(data)
     received, sent = await services.challenges.pending(who.id)
     for challenge in received + sent:
         data = await services.challenges.to_json(challenge, base)

@@ -9,7 +9,6 @@ until accepted. ``POST /api/challenge/ai`` challenges a built-in opponent, liche
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import time
 from collections.abc import AsyncIterator
@@ -23,8 +22,9 @@ from ...realtime.hub import CLOSING, RESYNC
 from ...services.builtin import PREFIX
 from ...services.challenges import AI_LEVELS, MAX_LIMIT_SECONDS, Terms, game_json
 from ...services.errors import ServiceError
-from ...services.games import ENDED, MIN_CLOCK_SECONDS, Identity, game_channel
-from ...services.streams import KEEPALIVE, line, next_message, player_channel
+from ...services.games import ENDED, MIN_CLOCK_SECONDS, Identity
+from ...services.streams import KEEPALIVE, line, next_message
+from ...services.updates import GameUpdate, game_channel, player_channel
 from ..auth import Caller, caller, client_ip
 from ..bodies import form_or_json, read_body
 from ..botmodels import (
@@ -40,17 +40,10 @@ from ..botmodels import (
     SeekLine,
     UserChallengeIn,
 )
+from ..callers import board_player, limit
 from ..deps import Services, ServicesDep
-from .bot import (
-    NDJSONResponse,
-    base_url,
-    board_player,
-    detach,
-    errors,
-    json_errors,
-    limit,
-    ndjson,
-)
+from ..gamestream import detach
+from ..responses import NDJSONResponse, base_url, errors, json_errors, ndjson
 
 router = APIRouter(prefix="/api", tags=["challenges"])
 Reader = Annotated[Caller, Depends(caller("challenge:read"))]
@@ -158,7 +151,7 @@ async def challenge_ai(who: Writer, services: ServicesDep, request: Request) -> 
             # the stored status decides, so a missed message only costs a second.
             text = await next_message(sub, min(1.0, max(0.0, deadline - time.monotonic())))
             challenge = await services.challenges.get(challenge.id)
-            if text == CLOSING:
+            if text is CLOSING:
                 break  # the server is shutting down
     if challenge.status == "created":
         with contextlib.suppress(ServiceError):  # accepted at the last moment: kept
@@ -235,7 +228,7 @@ async def kept_alive(
             status = (await services.challenges.get(first["id"])).status
             while status == "created":
                 text = await next_message(sub, keepalive)
-                if text == CLOSING:
+                if text is CLOSING:
                     return  # the server is shutting down: the challenge is withdrawn
                 if text is None:
                     yield KEEPALIVE
@@ -420,12 +413,12 @@ async def wait_for_opponent(
                 if text is None:
                     yield KEEPALIVE
                     continue
-                if text == CLOSING:
+                if text is CLOSING:
                     return  # the server is shutting down: the seek is withdrawn
-                if text == RESYNC:
+                if text is RESYNC:
                     status = (await services.games.get(game_id)).status
-                elif text.startswith('{"type":"state"'):
-                    status = json.loads(text)["game"]["status"]
+                elif isinstance(text, GameUpdate):
+                    status = text.live["status"]
             if status not in ENDED:
                 yield line({"id": game_id})
     finally:

@@ -17,16 +17,28 @@ from ...models import Game
 from ...services import clock, exports
 from ...services.errors import ServiceError
 from ...services.exports import GameFilter, initial_fen
+from ...services.games.state import GameState
 from ...services.streams import COLOR, line, load_players, seat_json, speed_of, variant_json
 from ..auth import Caller, caller
 from ..botmodels import ExportLine, GameExportOut, LichessGameOut
+from ..callers import limit
 from ..deps import Services, ServicesDep
+from ..gamestream import follow
 from ..lists import read_list, text_body
-from .bot import NDJSONResponse, base_url, errors, follow, json_errors, limit
+from ..responses import (
+    NDJSON,
+    PGN,
+    TEXT_RECORD,
+    NDJSONResponse,
+    PGNResponse,
+    base_url,
+    errors,
+    json_errors,
+    wants,
+)
 
 router = APIRouter(prefix="/api", tags=["games"])
 Anyone = Annotated[Caller, Depends(caller())]
-NDJSON = "application/x-ndjson"
 
 
 def export_json(game: Game, state: dict[str, Any], players: dict[str, Any]) -> dict[str, Any]:
@@ -79,8 +91,8 @@ async def exported(services: Services, game: Game, state: dict[str, Any]) -> dic
 
 
 def spectate(services: Services, game_id: str) -> NDJSONResponse:
-    async def first(game: Game, state: dict[str, Any]) -> dict[str, Any]:
-        return await exported(services, game, state)
+    async def first(game: Game, state: GameState) -> dict[str, Any]:
+        return await exported(services, game, dict(state))
 
     return NDJSONResponse(follow(services, game_id, None, first))
 
@@ -120,7 +132,7 @@ async def export_game(
     if wants_stream:
         limit(services, "stream", who, request)
         return spectate(services, game.id)
-    data = await exported(services, game, await services.games.state(game))
+    data = await exported(services, game, dict(await services.games.state(game)))
     return JSONResponse(GameExportOut.model_validate(data).model_dump(mode="json"))
 
 
@@ -144,24 +156,8 @@ async def stream_game(
 
 # ---- lichess's game exports: /game/export/{id}, /api/games/user/{username}, _ids ------------
 lichess_router = APIRouter(tags=["games"])
-PGN = "application/x-chess-pgn"
 MAX_IDS = 300
 Flag = Annotated[bool, Query(description="lichess's flag: true or false")]
-TEXT_RECORD = {
-    "description": "the game record (docs/notation.md): PGN-style tags, then the moves",
-    "content": {PGN: {"schema": {"type": "string"}}},
-}
-
-
-def wants(request: Request, *kinds: str) -> bool:
-    accept = request.headers.get("accept", "").lower()
-    return any(kind in accept for kind in kinds)
-
-
-class PGNResponse(Response):
-    media_type = f"{PGN}; charset=utf-8"
-
-
 Pages = AsyncIterator[tuple[list[Game], exports.GameContext]]
 
 

@@ -78,14 +78,14 @@ async def create_game(
         id=game.id,
         url=f"{base}/game/{game.id}",
         inviteUrl=f"{base}/invite/{game.invite_token}",
-        game=await services.games.state(game),
+        game=dict(await services.games.state(game)),
     )
 
 
 @router.get("/games/{game_id}", response_model=GameOut, responses=ERRORS)
 async def get_game(game_id: str, services: ServicesDep) -> GameOut:
     game = await services.games.get(game_id)
-    return GameOut(game=await services.games.state(game))
+    return GameOut(game=dict(await services.games.state(game)))
 
 
 def _joined(services: ServicesDep, game: Any, who: CurrentPlayer, request: Request) -> JoinedOut:
@@ -121,7 +121,7 @@ async def cancel_game(
     """The creator withdraws a game nobody has joined yet."""
     limit_games(services, who, request)
     game = await services.games.cancel(who, game_id)
-    return GameOut(game=await services.games.state(game))
+    return GameOut(game=dict(await services.games.state(game)))
 
 
 @router.get("/lobby", response_model=LobbyOut)

@@ -24,8 +24,7 @@ from ..auth import Caller, account_caller, caller
 from ..botmodels import EventGameOut, LichessGameOut
 from ..deps import Services, ServicesDep
 from ..lists import read_list, text_body
-from .bot import base_url, errors
-from .export import TEXT_RECORD, PGNResponse, wants
+from ..responses import TEXT_RECORD, PGNResponse, base_url, errors, wants
 
 router = APIRouter(tags=["users"])
 Anyone = Annotated[Caller, Depends(caller())]

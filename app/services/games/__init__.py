@@ -1,0 +1,40 @@
+"""Games: their rules and positions (rules.py), the changes (transitions.py), the storage
+pipeline (pipeline.py), the state sent to clients (state.py), many-game reads (queries.py),
+and the service that ties them together (service.py)."""
+
+from ...domain.enums import ENDED, GameStatus
+from ...domain.players import Identity
+from ..updates import LOBBY_CHANNEL, game_channel
+from .rules import (
+    MAX_CLOCK_MINUTES,
+    MAX_INCREMENT_SECONDS,
+    MIN_CLOCK_SECONDS,
+    clock_ms_of,
+    has_moved,
+    initial_text,
+    opening_side,
+    rules_of,
+    start_of,
+)
+from .service import GameService, NewGame, now_ms, too_many_open
+
+__all__ = [
+    "ENDED",
+    "LOBBY_CHANNEL",
+    "MAX_CLOCK_MINUTES",
+    "MAX_INCREMENT_SECONDS",
+    "MIN_CLOCK_SECONDS",
+    "GameService",
+    "GameStatus",
+    "Identity",
+    "NewGame",
+    "clock_ms_of",
+    "game_channel",
+    "has_moved",
+    "initial_text",
+    "now_ms",
+    "opening_side",
+    "rules_of",
+    "start_of",
+    "too_many_open",
+]

@@ -1,0 +1,427 @@
+"""The game lifecycle: create, join, cancel, the move pipeline, draws, takebacks, resign,
+abort, claims, and the server's own time-outs.
+
+Every change runs one transition (transitions.py) through the pipeline (pipeline.py), then
+tells its events: to the listeners of this process (the timekeeper, the lobby, the bot event
+streams, presence) and, as a ``GameUpdate`` with the state after it, on the game's hub channel
+(every socket and stream showing the game, on every instance).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import engine
+from engine import EngineError, Side
+
+from ...core.config import Settings
+from ...domain.enums import ENDED, GameStatus
+from ...domain.events import GameCreated, GameEvent, GameStarted, MovePlayed, SeatTaken
+from ...domain.players import Identity
+from ...models import Game, Player
+from ...realtime.hub import LocalHub
+from ..errors import ServiceError
+from ..rows import GameRows, rows_for, to_game
+from ..updates import GameUpdate, game_channel
+from . import queries
+from .pipeline import Change, Pipeline
+from .rules import MAX_CLOCK_MINUTES, MAX_INCREMENT_SECONDS, Positions, clock_ms_of, replay
+from .state import GameState, LiveState, Seats, live_state
+from .transitions import Transitions, seat_of
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+# Called after every committed change, with the game and its events.
+Listener = Callable[[Game, Sequence[GameEvent]], None]
+
+
+def too_many_open(whose: str, cap: int) -> ServiceError:
+    return ServiceError(
+        "game.too_many_open",
+        f"{whose} for an opponent (at most {cap}): cancel one, or wait until one is joined",
+        409,
+    )
+
+
+@dataclass(frozen=True)
+class NewGame:
+    variant: str
+    rules: dict[str, str]
+    minutes: float | None  # None: no clock
+    increment: int
+    color: str  # first | second | random
+    public: bool
+    initial_fen: str | None = None  # a checked position string (None: the game's start)
+
+
+class GameService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        hub: LocalHub,
+        settings: Settings,
+        *,
+        is_postgres: bool,
+        clock_ms: Callable[[], int] = now_ms,
+        rows: GameRows | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.hub = hub
+        self.settings = settings
+        self.is_postgres = is_postgres
+        self.now = clock_ms
+        self.positions = Positions()
+        self.transitions = Transitions(settings, self.positions)
+        # The move pipeline's reads and writes of game rows (not the ORM: see rows.py).
+        # (The pipeline asks this service the time: a test may swap ``now``.)
+        self.pipeline = Pipeline(
+            rows if rows is not None else rows_for(sessions.kw["bind"]), lambda: self.now()  # noqa: PLW0108 (a test may swap now)
+        )
+        self.listeners: list[Listener] = []
+
+    @property
+    def gone_for_ms(self) -> Callable[[str, str], int | None]:
+        """How long a seat (game id, side) has had nobody connected: for claims."""
+        return self.transitions.gone_for_ms
+
+    @gone_for_ms.setter
+    def gone_for_ms(self, value: Callable[[str, str], int | None]) -> None:
+        self.transitions.gone_for_ms = value
+
+    # ---- reading -------------------------------------------------------------------------
+    async def get(self, game_id: str) -> Game:
+        """The game as stored now (never only from the cache)."""
+        return await self.pipeline.get(game_id)
+
+    async def close(self) -> None:
+        """Close the rows' own connections (PostgreSQL); the service is done."""
+        await self.pipeline.close()
+
+    async def players(self, game: Game) -> Seats:
+        ids = [i for i in (game.first_id, game.second_id, game.creator_id) if i]
+        async with self.sessions() as session:
+            rows = (await session.execute(select(Player).where(Player.id.in_(ids)))).scalars()
+            names = {p.id: p.name for p in rows}
+
+        def seat(pid: str | None) -> Any:
+            return {"id": pid, "name": names.get(pid, "?")} if pid else None
+
+        return {
+            "first": seat(game.first_id),
+            "second": seat(game.second_id),
+            "creator": {"id": game.creator_id, "name": names.get(game.creator_id, "?")},
+        }
+
+    @staticmethod
+    def seat_of(game: Game, player_id: str) -> Side | None:
+        return seat_of(game, player_id)
+
+    def live(self, game: Game) -> LiveState:
+        return live_state(
+            game, self.positions.get(game), self.now(), self.first_move_deadline(game)
+        )
+
+    async def state(self, game: Game) -> GameState:
+        """Everything a client shows: the full state, as sent on (re)connect."""
+        positions, movers = replay(game, positions=game.status in ENDED)
+        state: GameState = {
+            **self.live(game),
+            "id": game.id,
+            "variant": game.variant,
+            "name": engine.get_game(game.variant).name,
+            "rules": game.rules,
+            "public": game.public,
+            "moves": game.moves.split(),
+            "players": await self.players(game),
+            "movers": movers,
+            "positions": positions,
+            "createdAt": game.created_ms,
+            "startedAt": game.started_ms,
+            "finishedAt": game.finished_ms,
+        }
+        return state
+
+    def first_move_deadline(self, game: Game) -> int | None:
+        return self.transitions.first_move_deadline(game)
+
+    def due_at(self, game: Game) -> int | None:
+        """When the server must end this game by itself if nothing happens first."""
+        return self.transitions.due_at(game)
+
+    def grace_ms(self, game: Game, side: str) -> int:
+        return self.transitions.grace_ms(game, side)
+
+    # ---- the pipeline, and telling what happened -----------------------------------------
+    async def _change(self, game_id: str, change: Change) -> Game:
+        async with self.pipeline.serial(game_id):
+            changed = await self.pipeline.run(game_id, change)
+            if changed.events:
+                await self._tell(changed.game, changed.events)
+        if changed.error is not None:
+            raise changed.error
+        return changed.game
+
+    async def _tell(self, game: Game, events: Sequence[GameEvent]) -> None:
+        for listener in self.listeners:
+            listener(game, events)
+        await self.hub.publish(game_channel(game.id), await self.update(game, events))
+
+    async def update(self, game: Game, events: Sequence[GameEvent]) -> GameUpdate:
+        """The hub message of a change: the live state, and the full state unless it was a
+        move (a move's message is small: the move and the live part)."""
+        moved = any(isinstance(e, MovePlayed) for e in events)
+        state = None if moved else await self.state(game)
+        live = self.live(game) if state is None else state
+        return GameUpdate(game.id, game.ply, tuple(events), live, game.moves, state)
+
+    # ---- creating and joining ------------------------------------------------------------
+    async def ensure_player(self, who: Identity) -> None:
+        """The player's row, made on first use. A new visitor's first requests come at once:
+        a check then an insert raced (a duplicate key, a 500), so the insert is one statement
+        that does nothing when the row is already there (``ON CONFLICT DO NOTHING``)."""
+        async with self.sessions() as session:
+            if await session.get(Player, who.id) is not None:
+                return  # the usual case: a read, no write
+        insert = postgresql_insert if self.is_postgres else sqlite_insert
+        statement = (
+            insert(Player)
+            .values(id=who.id, name=who.name, created_ms=self.now())
+            .on_conflict_do_nothing(index_elements=[Player.id])
+        )
+        async with self.sessions() as session, session.begin():
+            await session.execute(statement)
+
+    def _new_game(
+        self,
+        game_id: str,
+        creator: Identity,
+        *,
+        variant: str,
+        rules: dict[str, str],
+        public: bool,
+        color: str,
+        clock_ms: int | None,
+        increment_ms: int,
+        initial_fen: str | None,
+    ) -> Game:
+        """A new game row, the creator seated if their colour is known, not yet started."""
+        try:
+            game_rules = engine.get_game(variant, **rules)
+        except EngineError as exc:
+            raise ServiceError(exc.code, str(exc), 400) from None
+        now = self.now()
+        return Game(
+            id=game_id,
+            variant=variant,
+            rules=dict(game_rules.options),
+            public=public,
+            status=GameStatus.CREATED,
+            creator_id=creator.id,
+            creator_color=color,
+            first_id=creator.id if color == Side.FIRST else None,
+            second_id=creator.id if color == Side.SECOND else None,
+            invite_token=secrets.token_urlsafe(24),  # 192 bits: the seat's secret
+            moves="",
+            ply=0,
+            fen=initial_fen or game_rules.to_text(game_rules.start()),
+            initial_fen=initial_fen,
+            clock_initial_ms=clock_ms,
+            clock_increment_ms=None if clock_ms is None else increment_ms,
+            first_ms=clock_ms,
+            second_ms=clock_ms,
+            created_ms=now,
+        )
+
+    async def _insert(self, game: Game, events: list[GameEvent]) -> Game:
+        try:
+            async with self.sessions() as session, session.begin():
+                session.add(game)
+        except IntegrityError:
+            if game.first_id is None or game.first_id != game.second_id:
+                raise
+            # The table's CHECK: one player never holds both seats, whatever seated them.
+            raise ServiceError(
+                "game.same_player", "one player cannot take both seats of a game", 409
+            ) from None
+        stored = await self.get(game.id)
+        async with self.pipeline.serial(game.id):
+            await self._tell(stored, events)
+        return stored
+
+    async def create(self, who: Identity, new: NewGame) -> Game:
+        if new.color not in ("first", "second", "random"):
+            raise ServiceError(
+                "request.invalid", f"color must be first, second or random, not {new.color!r}"
+            )
+        # Checked once rounded to the milliseconds stored: 1e-300 minutes is above 0, and
+        # was a 0 ms clock.
+        initial = None if new.minutes is None else clock_ms_of(new.minutes)
+        if new.minutes is not None and initial is None:
+            raise ServiceError(
+                "clock.invalid",
+                f"minutes must make 1 second to {MAX_CLOCK_MINUTES} minutes"
+                " (rounded to whole milliseconds)",
+            )
+        if not (0 <= new.increment <= MAX_INCREMENT_SECONDS):
+            raise ServiceError(
+                "clock.invalid", f"increment must be 0 to {MAX_INCREMENT_SECONDS} seconds"
+            )
+        game = self._new_game(
+            secrets.token_urlsafe(6),  # 8 characters, 48 bits: public, only needs no clash
+            who,
+            variant=new.variant,
+            rules=new.rules,
+            public=new.public,
+            color=new.color,
+            clock_ms=initial,
+            increment_ms=new.increment * 1000,
+            initial_fen=new.initial_fen,
+        )
+        if new.public:
+            waiting = await queries.open_public_count(self.sessions, who.id)
+            if waiting >= self.settings.max_open_games:
+                raise too_many_open(
+                    f"you already have {waiting} open games waiting", self.settings.max_open_games
+                )
+        await self.ensure_player(who)
+        events: list[GameEvent] = [GameCreated(game.id, 0, who.id, new.public)]
+        if new.color != "random":
+            events.append(SeatTaken(game.id, 0, Side(new.color), who.id))
+        return await self._insert(game, events)
+
+    async def create_started(
+        self,
+        game_id: str,
+        first: Identity,
+        second: Identity,
+        creator: Identity,
+        *,
+        variant: str,
+        rules: dict[str, str],
+        clock_ms: int | None,
+        increment_ms: int,
+        public: bool = True,
+        initial_fen: str | None = None,
+    ) -> Game:
+        """A game whose two players are known (an accepted challenge): both seated and the
+        game started at once, under the given id (the challenge's)."""
+        creator_side = Side.FIRST if creator.id == first.id else Side.SECOND
+        game = self._new_game(
+            game_id,
+            creator,
+            variant=variant,
+            rules=rules,
+            public=public,
+            color=creator_side,
+            clock_ms=clock_ms,
+            increment_ms=increment_ms,
+            initial_fen=initial_fen,
+        )
+        await self.ensure_player(first)
+        await self.ensure_player(second)
+        game.first_id, game.second_id = first.id, second.id
+        game.status = GameStatus.STARTED
+        game.started_ms = game.turn_started_ms = game.created_ms
+        events: list[GameEvent] = [
+            GameCreated(game.id, 0, creator.id, public),
+            SeatTaken(game.id, 0, Side.FIRST, first.id),
+            SeatTaken(game.id, 0, Side.SECOND, second.id),
+            GameStarted(game.id, 0, first.id, second.id),
+        ]
+        return await self._insert(game, events)
+
+    async def still_open(self, game_ids: list[str]) -> list[str]:
+        return await queries.still_open(self.sessions, game_ids)
+
+    async def join(
+        self, who: Identity, game_id: str | None = None, token: str | None = None
+    ) -> Game:
+        """Take the free seat: of a public game by id, or of any game by its invite token."""
+        if token is not None:
+            game_id = await queries.invited(self.sessions, token)
+            if game_id is None:
+                raise ServiceError("invite.not_found", "this invite link is not valid", 404)
+        assert game_id is not None
+        await self.ensure_player(who)
+        by_invite = token is not None
+        return await self._change(
+            game_id, lambda g, now: self.transitions.take_seat(g, now, who, by_invite=by_invite)
+        )
+
+    async def cancel(self, who: Identity, game_id: str) -> Game:
+        return await self._change(game_id, lambda g, now: self.transitions.cancel(g, now, who))
+
+    # ---- playing -------------------------------------------------------------------------
+    async def move(self, who: Identity, game_id: str, text: str, ply: int | None = None) -> Game:
+        """The move pipeline. ``ply``: the number of moves the client has seen (stale check)."""
+        if not isinstance(text, str) or not text or len(text) > 16:
+            raise ServiceError("move.invalid", f"not a move text: {text!r}", 400)
+        return await self._change(
+            game_id, lambda g, now: self.transitions.move(g, now, who, text, ply)
+        )
+
+    async def resign(self, who: Identity, game_id: str) -> Game:
+        return await self._change(game_id, lambda g, now: self.transitions.resign(g, now, who))
+
+    async def abort(self, who: Identity, game_id: str) -> Game:
+        return await self._change(game_id, lambda g, now: self.transitions.abort(g, now, who))
+
+    async def draw(self, who: Identity, game_id: str, action: str) -> Game:
+        """offer (accepts a standing offer of the opponent), accept, or decline."""
+        if action not in ("offer", "accept", "decline"):
+            raise ServiceError("request.invalid", f"unknown draw action {action!r}")
+        return await self._change(
+            game_id, lambda g, now: self.transitions.draw(g, now, who, action)
+        )
+
+    async def takeback(self, who: Identity, game_id: str, action: str) -> Game:
+        """Propose, accept or decline a takeback (transitions.Transitions.takeback)."""
+        if action not in ("offer", "accept", "decline"):
+            raise ServiceError("request.invalid", f"unknown takeback action {action!r}")
+        return await self._change(
+            game_id, lambda g, now: self.transitions.takeback(g, now, who, action)
+        )
+
+    async def claim(self, who: Identity, game_id: str, kind: str) -> Game:
+        """Claim victory or a draw when the opponent has been gone past the grace period."""
+        if kind not in ("victory", "draw"):
+            raise ServiceError("request.invalid", f"one claims victory or draw, not {kind!r}")
+        return await self._change(game_id, lambda g, now: self.transitions.claim(g, now, who, kind))
+
+    async def expire(self, game_id: str) -> Game | None:
+        """The server's own time-out check (timers call it; safe to call any time)."""
+        try:
+            return await self._change(game_id, self.transitions.expire_if_due)
+        except ServiceError:
+            return None
+
+    # ---- lists ---------------------------------------------------------------------------
+    async def lobby(self, limit: int = 100) -> dict[str, list[dict[str, Any]]]:
+        return await queries.lobby(self.sessions, limit)
+
+    async def expire_open_games(self) -> int:
+        """Withdraw games whose free seat nobody took within ``open_game_hours``."""
+        cutoff = self.now() - int(self.settings.open_game_hours * 3_600_000)
+        stale = await queries.unjoined_since(self.sessions, cutoff)
+        for game_id in stale:
+            await self._change(game_id, self.transitions.expire_unjoined)
+        return len(stale)
+
+    async def live_games(self) -> list[Game]:
+        # Not through the ORM: with thousands of live games, loading them as ORM objects
+        # blocked every game for tens of milliseconds at each sweep.
+        rows = await self.pipeline.rows.with_status(GameStatus.STARTED)
+        return [to_game(stored.row) for stored in rows]

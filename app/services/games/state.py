@@ -1,0 +1,125 @@
+"""The game state sent to clients (docs/protocol.md, "state" and "move"), as typed dicts:
+what the sockets, the NDJSON streams and the HTTP API send, built in one place."""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+from engine import Side
+
+from ...domain.enums import ENDED, GameStatus
+from ...models import Game
+from .. import clock
+from .rules import rules_of
+
+
+class ClockState(TypedDict):
+    initial: int
+    increment: int | None
+    first: int
+    second: int
+    running: bool
+
+
+class ResultState(TypedDict):
+    winner: str | None
+    reason: str | None
+    status: str
+
+
+class LiveState(TypedDict):
+    """The part of a game's state that changes with every move."""
+
+    ply: int
+    status: str
+    fen: str
+    turn: Side
+    check: bool
+    legalMoves: list[str]
+    result: ResultState | None
+    drawOffer: str | None
+    takebackOffer: str | None
+    clock: ClockState | None
+    deadline: int | None  # the first-move deadline, while it runs
+    serverTime: int
+
+
+class Seat(TypedDict):
+    id: str
+    name: str
+
+
+class Seats(TypedDict):
+    first: Seat | None
+    second: Seat | None
+    creator: Seat
+
+
+class GameState(LiveState):
+    """Everything a client shows: the full state, as sent on (re)connect."""
+
+    id: str
+    variant: str
+    name: str
+    rules: dict[str, str]
+    public: bool
+    moves: list[str]
+    players: Seats
+    movers: list[Side]
+    positions: list[str] | None  # after each ply, once the game is over
+    createdAt: int
+    startedAt: int | None
+    finishedAt: int | None
+
+
+class MoveMessage(LiveState):
+    type: str  # "move"
+    move: str
+
+
+class StateMessage(TypedDict):
+    type: str  # "state"
+    ply: int
+    game: GameState
+    me: NotRequired[dict[str, str] | None]
+    invite: NotRequired[str]
+
+
+def clock_state(game: Game, now: int) -> ClockState | None:
+    times = clock.remaining(game, now)
+    if times is None or game.clock_initial_ms is None:
+        return None
+    return {
+        "initial": game.clock_initial_ms,
+        "increment": game.clock_increment_ms,
+        "first": times["first"],
+        "second": times["second"],
+        "running": clock.running(game),
+    }
+
+
+def live_state(game: Game, pos: Any, now: int, deadline: int | None) -> LiveState:
+    """The live part of ``game``'s state at ``now``; ``pos`` is its current position."""
+    rules = rules_of(game)
+    over = game.status in ENDED
+    return {
+        "ply": game.ply,
+        "status": game.status,
+        "fen": game.fen,
+        "turn": rules.side_to_move(pos),
+        "check": rules.in_check(pos),
+        "legalMoves": [] if game.status != GameStatus.STARTED else rules.legal_moves(pos),
+        "result": None
+        if not over
+        else {"winner": game.winner, "reason": game.reason, "status": game.status},
+        "drawOffer": game.draw_offer,
+        "takebackOffer": game.takeback_offer,
+        "clock": clock_state(game, now),
+        "deadline": deadline,
+        "serverTime": now,
+    }
+
+
+def as_dict(data: LiveState | GameState) -> dict[str, Any]:
+    """A state as a plain dict (for code that reads it by key: the lichess encoders)."""
+    return dict(data)

@@ -1,0 +1,173 @@
+"""What the hub carries (app/realtime/hub.py), as typed values, and how they cross instances.
+
+A game's channel ``game:{id}`` carries ``GameUpdate`` (a committed change: its events and the
+state after it), ``PresenceChanged`` and ``ChatPosted``; a player's channel ``player:{id}``
+carries ``PlayerLine`` (a line of the bot API's event stream); the lobby channel carries
+``LobbyMessage``. Within one instance they are delivered as these objects; each encoding a
+subscriber needs (the browser protocol's text, a lichess NDJSON line) is made once per
+message, not once per subscriber (``GameUpdate.encoded``). ``HubCodec`` turns them into JSON
+text and back for the PostgreSQL hub, with the events' own types (pydantic validates them
+back into the dataclasses and enums).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import TypeAdapter
+
+from ..domain import events as domain_events
+from ..domain.events import ChatPosted, GameEvent, MovePlayed
+from ..realtime.presence import PresenceChanged
+
+if TYPE_CHECKING:  # (games imports this module)
+    from .games.state import GameState, LiveState
+
+LOBBY_CHANNEL = "lobby"
+T = TypeVar("T")
+
+
+def game_channel(game_id: str) -> str:
+    return f"game:{game_id}"
+
+
+def player_channel(player_id: str) -> str:
+    return f"player:{player_id}"
+
+
+@dataclass(eq=False)
+class GameUpdate:
+    """A committed change of a game: its events, the live state after it and its whole move
+    list; ``state`` is the full state when more than the live part changed (anything but a
+    move: seats, offers, takebacks, the end without a move)."""
+
+    game_id: str
+    ply: int
+    events: tuple[GameEvent, ...]
+    live: LiveState
+    moves: str
+    state: GameState | None = None
+    _encoded: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def move(self) -> MovePlayed | None:
+        return next((e for e in self.events if isinstance(e, MovePlayed)), None)
+
+    def encoded(self, kind: str, encode: Callable[[GameUpdate], T]) -> T:
+        """``encode(self)``, made once per message whoever asks (every subscriber of a game
+        shares the message object)."""
+        found: T | None = self._encoded.get(kind)
+        if found is None:
+            found = self._encoded[kind] = encode(self)
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """A line of a player's event stream (lichess's ``gameStart``, ``challenge``...)."""
+
+    player_id: str
+    data: dict[str, Any]
+
+
+@dataclass(eq=False)
+class LobbyMessage:
+    data: dict[str, Any]
+
+    @cached_property
+    def text(self) -> str:
+        """The message as sent to every lobby socket (made once, not once a socket)."""
+        return json.dumps(self.data, separators=(",", ":"), ensure_ascii=False)
+
+
+HubMessage = GameUpdate | PresenceChanged | ChatPosted | PlayerLine | LobbyMessage
+
+
+# ---- across instances ------------------------------------------------------------------------
+def _event_types() -> dict[str, type[GameEvent]]:
+    return {
+        name: cls
+        for name, cls in vars(domain_events).items()
+        if isinstance(cls, type) and issubclass(cls, GameEvent) and cls is not GameEvent
+    }
+
+
+EVENT_TYPES = _event_types()
+
+
+_ADAPTERS: dict[str, TypeAdapter[Any]] = {}
+
+
+def _adapter(cls: type[Any]) -> TypeAdapter[Any]:
+    found = _ADAPTERS.get(cls.__name__)
+    if found is None:
+        found = _ADAPTERS[cls.__name__] = TypeAdapter(cls)
+    return found
+
+
+def event_json(event: GameEvent) -> dict[str, Any]:
+    return {"t": type(event).__name__, **dataclasses.asdict(event)}
+
+
+def event_of(data: dict[str, Any]) -> GameEvent:
+    fields = dict(data)
+    cls = EVENT_TYPES[fields.pop("t")]
+    event: GameEvent = _adapter(cls).validate_python(fields)
+    return event
+
+
+class HubCodec:
+    """Hub messages as JSON values and back (the PostgreSQL hub's payloads)."""
+
+    @staticmethod
+    def encode(message: object) -> dict[str, Any]:
+        data: dict[str, Any]
+        if isinstance(message, GameUpdate):
+            data = {
+                "k": "game",
+                "g": message.game_id,
+                "p": message.ply,
+                "e": [event_json(e) for e in message.events],
+                "l": message.live,
+                "m": message.moves,
+                "s": message.state,
+            }
+        elif isinstance(message, PresenceChanged):
+            data = {"k": "presence", **dataclasses.asdict(message)}
+        elif isinstance(message, GameEvent):
+            data = {"k": "event", "e": event_json(message)}
+        elif isinstance(message, PlayerLine):
+            data = {"k": "player", "p": message.player_id, "d": message.data}
+        elif isinstance(message, LobbyMessage):
+            data = {"k": "lobby", "d": message.data}
+        else:
+            raise TypeError(f"not a hub message: {message!r}")
+        return data
+
+    @staticmethod
+    def decode(value: dict[str, Any]) -> object:
+        data = dict(value)
+        kind = data.pop("k")
+        if kind == "game":
+            return GameUpdate(
+                data["g"],
+                data["p"],
+                tuple(event_of(e) for e in data["e"]),
+                data["l"],
+                data["m"],
+                data["s"],
+            )
+        if kind == "presence":
+            return PresenceChanged(**data)
+        if kind == "event":
+            return event_of(data["e"])
+        if kind == "player":
+            return PlayerLine(data["p"], data["d"])
+        if kind == "lobby":
+            return LobbyMessage(data["d"])
+        raise ValueError(f"unknown hub message kind {kind!r}")
