@@ -88,8 +88,10 @@ class Game(Base):
     started_ms: Mapped[int | None] = mapped_column(BigInteger)
     finished_ms: Mapped[int | None] = mapped_column(BigInteger)
 
-    # Every UPDATE says "WHERE ply = <the ply read>": a change that lost a race to another
-    # matches no row and fails (StaleDataError) instead of overwriting it.
+    # The move pipeline never writes games through the ORM: services/rows.py updates a game
+    # only if every column still holds what was read (compare-and-set). Should an ORM UPDATE of
+    # a game ever be written, the version column makes it say "WHERE ply = <the ply read>",
+    # so one that lost a race fails (StaleDataError) instead of overwriting.
     __mapper_args__ = {"version_id_col": ply, "version_id_generator": False}  # noqa: RUF012
 
 

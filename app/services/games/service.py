@@ -88,7 +88,8 @@ class GameService:
         # The move pipeline's reads and writes of game rows (not the ORM: see rows.py).
         # (The pipeline asks this service the time: a test may swap ``now``.)
         self.pipeline = Pipeline(
-            rows if rows is not None else rows_for(sessions.kw["bind"]), lambda: self.now()  # noqa: PLW0108 (a test may swap now)
+            rows if rows is not None else rows_for(sessions.kw["bind"]),
+            lambda: self.now(),  # noqa: PLW0108 (a test may swap now)
         )
         self.listeners: list[Listener] = []
 
