@@ -426,11 +426,11 @@ class ChallengeService:
         final = challenge.color
         if final == "random":
             final = secrets.choice(("white", "black"))
-        challenge = await self._changed(challenge.id, "accepted", final_color=final)
         challenger = await self._identity(challenge.challenger_id)
         first, second = (challenger, who) if final == "white" else (who, challenger)
-        await self._start(challenge, first, second, creator=challenger)
-        return challenge
+        if not await self._start(challenge, first, second, challenger, final_color=final):
+            raise self._not_pending(await self.get(challenge.id))
+        return await self.get(challenge.id)
 
     async def _identity(self, player_id: str) -> Identity:
         async with self.sessions() as session:
@@ -438,29 +438,37 @@ class ChallengeService:
         return Identity(player_id, player.name if player is not None else "?")
 
     async def _start(
-        self, challenge: Challenge, first: Identity, second: Identity, creator: Identity
-    ) -> None:
-        try:
-            await self.games.create_started(
-                challenge.id,
-                first,
-                second,
-                creator,
-                variant=challenge.variant,
-                rules=dict(challenge.rules),
-                clock_ms=None if challenge.clock_limit is None else challenge.clock_limit * 1000,
-                increment_ms=(challenge.clock_increment or 0) * 1000,
-                initial_fen=challenge.initial_fen,
+        self,
+        challenge: Challenge,
+        first: Identity,
+        second: Identity,
+        creator: Identity,
+        **accepted: Any,
+    ) -> bool:
+        """Accept the waiting challenge and create its game, in one transaction: False (and
+        nothing written) if the challenge was no longer waiting."""
+
+        async def claim(session: AsyncSession) -> bool:
+            result = await session.execute(
+                update(Challenge)
+                .where(Challenge.id == challenge.id, Challenge.status == "created")
+                .values(status="accepted", updated_ms=self.games.now(), **accepted)
             )
-        except Exception:
-            # No game: the challenge waits again rather than claim a game that is not there.
-            async with self.sessions() as session, session.begin():
-                await session.execute(
-                    update(Challenge)
-                    .where(Challenge.id == challenge.id)
-                    .values(status="created", final_color=None)
-                )
-            raise
+            return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+        game = await self.games.create_started(
+            challenge.id,
+            first,
+            second,
+            creator,
+            variant=challenge.variant,
+            rules=dict(challenge.rules),
+            clock_ms=None if challenge.clock_limit is None else challenge.clock_limit * 1000,
+            increment_ms=(challenge.clock_increment or 0) * 1000,
+            initial_fen=challenge.initial_fen,
+            claim=claim,
+        )
+        return game is not None
 
     async def _take_open_seat(
         self, who: Identity, challenge: Challenge, color: str | None
@@ -521,10 +529,9 @@ class ChallengeService:
         """Both seats of a waiting open challenge held: exactly one request (the one that
         flips the status) creates the game."""
         if challenge.status == "created" and challenge.open_white_id and challenge.open_black_id:
-            if await self._set_status(challenge.id, "accepted"):
-                white = await self._identity(challenge.open_white_id)
-                black = await self._identity(challenge.open_black_id)
-                await self._start(challenge, white, black, creator=white)
+            white = await self._identity(challenge.open_white_id)
+            black = await self._identity(challenge.open_black_id)
+            await self._start(challenge, white, black, white)  # False: another request did
             challenge = await self.get(challenge.id)
         return challenge
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +46,14 @@ def now_ms() -> int:
 
 # Called after every committed change, with the game and its events.
 Listener = Callable[[Game, Sequence[GameEvent]], None]
+
+# Run in the transaction that inserts a started game (an accepted challenge flips its
+# status there): False rolls the insert back, so a game exists exactly when it was claimed.
+Claim = Callable[[AsyncSession], Awaitable[bool]]
+
+
+class _Unclaimed(Exception):
+    """The claim of a game's insert said no."""
 
 
 def too_many_open(whose: str, cap: int) -> ServiceError:
@@ -246,10 +254,18 @@ class GameService:
             created_ms=now,
         )
 
-    async def _insert(self, game: Game, events: list[GameEvent]) -> Game:
+    async def _insert(
+        self, game: Game, events: list[GameEvent], claim: Claim | None = None
+    ) -> Game | None:
+        """Insert the game (None: ``claim`` said no, nothing was written) and tell its
+        events."""
         try:
             async with self.sessions() as session, session.begin():
+                if claim is not None and not await claim(session):
+                    raise _Unclaimed  # rolls the transaction back
                 session.add(game)
+        except _Unclaimed:
+            return None
         except IntegrityError:
             if game.first_id is None or game.first_id != game.second_id:
                 raise
@@ -301,7 +317,9 @@ class GameService:
         events: list[GameEvent] = [GameCreated(game.id, 0, who.id, new.public)]
         if new.color != "random":
             events.append(SeatTaken(game.id, 0, Side(new.color), who.id))
-        return await self._insert(game, events)
+        inserted = await self._insert(game, events)
+        assert inserted is not None  # no claim: always inserted
+        return inserted
 
     async def create_started(
         self,
@@ -316,9 +334,12 @@ class GameService:
         increment_ms: int,
         public: bool = True,
         initial_fen: str | None = None,
-    ) -> Game:
+        claim: Claim | None = None,
+    ) -> Game | None:
         """A game whose two players are known (an accepted challenge): both seated and the
-        game started at once, under the given id (the challenge's)."""
+        game started at once, under the given id (the challenge's). With ``claim``, the
+        game is inserted in the same transaction as the claim, and only if it succeeds
+        (None otherwise)."""
         creator_side = Side.FIRST if creator.id == first.id else Side.SECOND
         game = self._new_game(
             game_id,
@@ -342,7 +363,7 @@ class GameService:
             SeatTaken(game.id, 0, Side.SECOND, second.id),
             GameStarted(game.id, 0, first.id, second.id),
         ]
-        return await self._insert(game, events)
+        return await self._insert(game, events, claim)
 
     async def still_open(self, game_ids: list[str]) -> list[str]:
         return await queries.still_open(self.sessions, game_ids)
