@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
+from ..domain.enums import GameStatus
 from ..domain.events import ChatPosted
 from ..identity import COOKIE
 from ..realtime.hub import CLOSING, RESYNC
@@ -154,7 +155,7 @@ async def _send_state(
     state = await service.state(game)
     me = None if who is None else {"id": who.id, "name": who.name}
     message: StateMessage = {"type": "state", "ply": game.ply, "game": state, "me": me}
-    if who is not None and who.id == game.creator_id and game.status == "created":
+    if who is not None and who.id == game.creator_id and game.status == GameStatus.CREATED:
         message["invite"] = game.invite_token
     await conn.send(_text(message))
 

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import case, func, or_, select
 
+from ...domain.enums import GameStatus
 from ...models import Game, Player
 from ...services import exports
 from ...services.errors import ServiceError
@@ -115,10 +116,12 @@ async def counts(services: Services, player_id: str) -> tuple[dict[str, int], st
         func.count().filter(finished, decided, Game.winner == my_side),
         func.count().filter(finished, decided, Game.winner != my_side),
         func.count().filter(
-            finished, Game.winner.is_(None), Game.status.not_in(("aborted", "noStart"))
+            finished,
+            Game.winner.is_(None),
+            Game.status.not_in((GameStatus.ABORTED, GameStatus.NO_START)),
         ),
-        func.count().filter(Game.status == "started"),
-        func.max(case((Game.status == "started", Game.id))),
+        func.count().filter(Game.status == GameStatus.STARTED),
+        func.max(case((Game.status == GameStatus.STARTED, Game.id))),
     ).where(seat, Game.started_ms.is_not(None))
     async with services.games.sessions() as session:
         total, win, loss, draw, playing, current = (await session.execute(stmt)).one()
@@ -169,7 +172,9 @@ async def now_playing(
     async with services.games.sessions() as session:
         stmt = (
             select(Game)
-            .where(Game.status == "started", or_(Game.first_id == me, Game.second_id == me))
+            .where(
+                Game.status == GameStatus.STARTED, or_(Game.first_id == me, Game.second_id == me)
+            )
             .order_by(Game.started_ms.desc(), Game.id)
             .limit(200)
         )
@@ -266,7 +271,7 @@ async def statuses(
     async with services.games.sessions() as session:
         rows = await session.execute(
             select(Game.first_id, Game.second_id, Game.id).where(
-                Game.status == "started",
+                Game.status == GameStatus.STARTED,
                 or_(Game.first_id.in_(wanted), Game.second_id.in_(wanted)),
             )
         )
