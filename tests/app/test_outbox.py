@@ -18,7 +18,7 @@ from app.db import make_engine, make_sessionmaker
 from app.domain.durable import OutboxItem, decode, encode, outbox_items
 from app.domain.enums import EndReason, GameStatus, Side
 from app.domain.events import GameEnded, GameEvent, MovePlayed
-from app.models import OutboxEntry
+from app.models import OutboxEntry, PlayerStats
 from app.realtime.hub import LocalHub
 from app.services.games import GameService, Identity, NewGame
 from app.services.outbox import OutboxConsumer
@@ -291,3 +291,81 @@ def test_me_and_user_show_the_counts(client: Any, alice: Any, bob: Any):
         "draw": 0,
         "playing": 0,
     }
+
+
+# ---- the migration -----------------------------------------------------------------------
+def _alembic(url: str, action: str, revision: str) -> None:
+    from alembic import command  # noqa: PLC0415
+    from alembic.config import Config  # noqa: PLC0415
+
+    from app.__main__ import MIGRATIONS  # noqa: PLC0415
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", url)
+    getattr(command, action)(config, revision)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def url_at_0006(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database migrated only up to 0006: before the outbox and the counts."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'kodama.sqlite3'}"
+    else:
+        url = request.getfixturevalue("empty_postgres_url")
+    _alembic(url, "upgrade", "0006")
+    return url
+
+
+async def test_the_migration_counts_the_games_finished_before_it(url_at_0006: str):
+    carol = Identity("c" * 16, "Anonymous CCCC")
+    finished = [  # (first, second, status, winner)
+        (ALICE, BOB, "resign", "first"),
+        (BOB, ALICE, "variantEnd", "first"),
+        (ALICE, BOB, "draw", None),
+        (ALICE, carol, "outoftime", "second"),
+        (ALICE, BOB, "aborted", None),  # not counted
+        (BOB, carol, "noStart", None),  # not counted
+        (ALICE, BOB, "started", None),  # not finished
+    ]
+    engine = make_engine(url_at_0006)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(
+                sa.text("INSERT INTO players (id, name, created_ms) VALUES (:id, :name, 1)"),
+                [{"id": p.id, "name": p.name} for p in (ALICE, BOB, carol)],
+            )
+            await conn.execute(
+                sa.text(
+                    "INSERT INTO games (id, variant, rules, public, status, creator_id,"
+                    " creator_color, first_id, second_id, invite_token, moves, ply, fen,"
+                    " winner, created_ms, rated) VALUES (:id, 'dobutsu', '{}', true, :status,"
+                    " :first, 'first', :first, :second, :id, '', 0, 'x', :winner, 1, false)"
+                ),
+                [
+                    {"id": f"g{n}", "first": a.id, "second": b.id, "status": s, "winner": w}
+                    for n, (a, b, s, w) in enumerate(finished)
+                ],
+            )
+        await asyncio.to_thread(_alembic, url_at_0006, "upgrade", "head")
+        async with engine.connect() as conn:
+            stats = (
+                await conn.execute(
+                    sa.select(
+                        PlayerStats.player_id,
+                        PlayerStats.played,
+                        PlayerStats.won,
+                        PlayerStats.lost,
+                        PlayerStats.drawn,
+                    ).order_by(PlayerStats.player_id)
+                )
+            ).all()
+        assert [tuple(row) for row in stats] == [
+            (ALICE.id, 4, 1, 2, 1),  # won g0; lost g1, g3; drew g2
+            (BOB.id, 3, 1, 1, 1),  # won g1; lost g0; drew g2
+            (carol.id, 1, 1, 0, 0),  # won g3
+        ]
+        await asyncio.to_thread(_alembic, url_at_0006, "downgrade", "0006")
+        await asyncio.to_thread(_alembic, url_at_0006, "upgrade", "head")
+    finally:
+        await engine.dispose()
