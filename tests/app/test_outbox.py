@@ -20,6 +20,7 @@ from app.domain.enums import EndReason, GameStatus, Side
 from app.domain.events import GameEnded, GameEvent, MovePlayed
 from app.models import OutboxEntry, PlayerStats
 from app.realtime.hub import LocalHub
+from app.services import crash
 from app.services.games import GameService, Identity, NewGame
 from app.services.outbox import OutboxConsumer
 from app.services.playerstats import PlayerCounts, counts
@@ -369,3 +370,18 @@ async def test_the_migration_counts_the_games_finished_before_it(url_at_0006: st
         await asyncio.to_thread(_alembic, url_at_0006, "upgrade", "head")
     finally:
         await engine.dispose()
+
+
+# ---- the crash points --------------------------------------------------------------------
+def test_crash_points_are_named_and_off_unless_set(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv(crash.ENV, raising=False)
+    assert crash.armed() is None
+    crash.at("after_commit")  # not set: nothing happens
+    with pytest.raises(ValueError, match="no crash point"):
+        crash.at("after_lunch")
+    monkeypatch.setenv(crash.ENV, "after_lunch")
+    with pytest.raises(ValueError, match="not one of"):
+        crash.armed()  # the app's start refuses it
+    monkeypatch.setenv(crash.ENV, "after_consume_mark")
+    assert crash.armed() == "after_consume_mark"
+    crash.at("after_commit")  # another point: nothing happens
