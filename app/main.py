@@ -27,6 +27,7 @@ from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
 from .realtime.presence import Presence
+from .services import crash
 from .services.accounts import AccountService
 from .services.apilimits import ApiLimits
 from .services.builtin import BuiltinBots, local_url
@@ -35,6 +36,8 @@ from .services.chat import Chat
 from .services.errors import ServiceError
 from .services.games import GameService, now_ms
 from .services.lobby import LobbyFeed
+from .services.outbox import OutboxConsumer
+from .services.playerstats import PlayerCounts
 from .services.quotas import OpenGamesPerAddress, SocketsPerAddress
 from .services.streams import EventStreams, GameEvents
 from .services.timekeeper import Timekeeper
@@ -69,6 +72,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         presence = Presence(now_ms, keep_idle_ms=round(grace_seconds * 1000))
         service.gone_for_ms = presence.gone_for_ms
         service.listeners.append(lambda game, _events: presence.changed(game.id, game.ply))
+        # What must happen once per ended game (docs/decisions.md, "Outbox"): consumed
+        # right after the change commits, and what a crash left, at start-up and by a sweep.
+        outbox = OutboxConsumer(
+            sessions, [PlayerCounts(is_postgres=not settings.is_sqlite)], now_ms
+        )
+        service.durable.append(outbox.committed)
+        if (point := crash.armed()) is not None:
+            log.warning("%s=%s: this process will die there (tests only)", crash.ENV, point)
+        await outbox.start()
         accounts = AccountService(sessions)
         services = Services(
             settings=settings,
@@ -99,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if builtin is not None:
                 await builtin.stop()
             await services.timekeeper.stop()
+            await outbox.stop()
             await services.lobby.stop()
             await services.game_events.stop()
             await hub.stop()

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -158,3 +159,40 @@ class ChatLine(Base):
     username: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(140))
     created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class OutboxEntry(Base):
+    """An event that must be acted on exactly once (app/domain/events.py ``DURABLE``),
+    written in the same transaction as the change of the game that made it, and marked
+    consumed by the transaction that acts on it (app/services/outbox.py)."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        # The sweep's query: what is left to consume (a handful of rows at any time).
+        Index(
+            "ix_outbox_unconsumed",
+            "created_ms",
+            postgresql_where=text("consumed_ms IS NULL"),
+            sqlite_where=text("consumed_ms IS NULL"),
+        ),
+    )
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, … in each game
+    kind: Mapped[str] = mapped_column(String(32))  # a stable slug: "gameEnded"
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)  # the event's fields
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    consumed_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+
+
+class PlayerStats(Base):
+    """A player's finished games (aborted ones and those never started not counted): kept
+    by the outbox's consumer of ``GameEnded``, one row per player who has finished one."""
+
+    __tablename__ = "player_stats"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    lost: Mapped[int] = mapped_column(Integer, default=0)
+    drawn: Mapped[int] = mapped_column(Integer, default=0)

@@ -4,11 +4,13 @@ abort, claims, and the server's own time-outs.
 Every change runs one transition (transitions.py) through the pipeline (pipeline.py), then
 tells its events: to the listeners of this process (the timekeeper, the lobby, the bot event
 streams, presence) and, as a ``GameUpdate`` with the state after it, on the game's hub channel
-(every socket and stream showing the game, on every instance).
+(every socket and stream showing the game, on every instance). A change with durable events
+(written to the outbox with it) first awaits the ``durable`` hooks (the outbox consumer).
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -26,7 +28,14 @@ from engine import EngineError, Side
 
 from ...core.config import Settings
 from ...domain.enums import ENDED, GameStatus
-from ...domain.events import GameCreated, GameEvent, GameStarted, MovePlayed, SeatTaken
+from ...domain.events import (
+    DURABLE,
+    GameCreated,
+    GameEvent,
+    GameStarted,
+    MovePlayed,
+    SeatTaken,
+)
 from ...domain.players import Identity
 from ...models import Game, Player
 from ...realtime.hub import LocalHub
@@ -39,6 +48,8 @@ from .rules import MAX_CLOCK_MINUTES, MAX_INCREMENT_SECONDS, Positions, clock_ms
 from .state import GameState, LiveState, Seats, live_state
 from .transitions import Transitions, seat_of
 
+log = logging.getLogger(__name__)
+
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
@@ -46,6 +57,8 @@ def now_ms() -> int:
 
 # Called after every committed change, with the game and its events.
 Listener = Callable[[Game, Sequence[GameEvent]], None]
+# Awaited after a change with durable events committed, before anyone is told.
+DurableHook = Callable[[Game, Sequence[GameEvent]], Awaitable[None]]
 
 # Run in the transaction that inserts a started game (an accepted challenge flips its
 # status there): False rolls the insert back, so a game exists exactly when it was claimed.
@@ -100,6 +113,7 @@ class GameService:
             lambda: self.now(),  # noqa: PLW0108 (a test may swap now)
         )
         self.listeners: list[Listener] = []
+        self.durable: list[DurableHook] = []
 
     @property
     def gone_for_ms(self) -> Callable[[str, str], int | None]:
@@ -178,10 +192,19 @@ class GameService:
         async with self.pipeline.serial(game_id):
             changed = await self.pipeline.run(game_id, change)
             if changed.events:
+                if any(isinstance(e, DURABLE) for e in changed.events):
+                    await self._durable(changed.game, changed.events)
                 await self._tell(changed.game, changed.events)
         if changed.error is not None:
             raise changed.error
         return changed.game
+
+    async def _durable(self, game: Game, events: Sequence[GameEvent]) -> None:
+        for hook in self.durable:
+            try:
+                await hook(game, events)
+            except Exception:  # the change stands; the outbox's sweep consumes it later
+                log.exception("a durable hook failed on game %s", game.id)
 
     async def _tell(self, game: Game, events: Sequence[GameEvent]) -> None:
         for listener in self.listeners:
