@@ -25,6 +25,7 @@ from .body_limit import BodyLimit
 from .core.config import Settings, get_settings
 from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
+from .ratings.service import RatingsConsumer
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
 from .realtime.presence import Presence
 from .services import crash
@@ -74,8 +75,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.listeners.append(lambda game, _events: presence.changed(game.id, game.ply))
         # What must happen once per ended game (docs/decisions.md, "Outbox"): consumed
         # right after the change commits, and what a crash left, at start-up and by a sweep.
+        is_postgres = not settings.is_sqlite
         outbox = OutboxConsumer(
-            sessions, [PlayerCounts(is_postgres=not settings.is_sqlite)], now_ms
+            sessions,
+            [PlayerCounts(is_postgres=is_postgres), RatingsConsumer(is_postgres=is_postgres)],
+            now_ms,
         )
         service.durable.append(outbox.committed)
         if (point := crash.armed()) is not None:

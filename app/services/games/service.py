@@ -357,6 +357,7 @@ class GameService:
         increment_ms: int,
         public: bool = True,
         initial_fen: str | None = None,
+        rated: bool = False,
         claim: Claim | None = None,
     ) -> Game | None:
         """A game whose two players are known (an accepted challenge): both seated and the
@@ -378,6 +379,7 @@ class GameService:
         await self.ensure_player(first)
         await self.ensure_player(second)
         game.first_id, game.second_id = first.id, second.id
+        game.rated = rated
         game.status = GameStatus.STARTED
         game.started_ms = game.turn_started_ms = game.created_ms
         events: list[GameEvent] = [
