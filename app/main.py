@@ -93,7 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             presence=presence,
             identities=identities,
             timekeeper=Timekeeper(service),
-            lobby=LobbyFeed(service),
+            lobby=LobbyFeed(service, settings.lobby_interval_seconds),
             accounts=accounts,
             challenges=ChallengeService(sessions, service, accounts, hub, settings),
             game_events=GameEvents(service, hub),
@@ -105,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.services = services
         await services.timekeeper.start()
+        await services.lobby.start()
         builtin = None
         if settings.builtin_bots:
             builtin = BuiltinBots(accounts, local_url(settings.host, settings.port))

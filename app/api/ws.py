@@ -24,7 +24,7 @@ from ..realtime.presence import PresenceChanged
 from ..services.errors import ServiceError
 from ..services.games import GameService, Identity
 from ..services.games.state import StateMessage
-from ..services.updates import LOBBY_CHANNEL, GameUpdate, LobbyMessage
+from ..services.updates import GameUpdate
 from .auth import client_ip
 from .deps import Services
 from .viewer import Viewer, view
@@ -320,21 +320,10 @@ async def _lobby_socket(ws: WebSocket) -> None:
     await ws.accept()
     conn = Connection(ws)
     try:
-        async with services.hub.subscribe(LOBBY_CHANNEL) as sub:
-            await conn.send((await services.lobby.message()).text)
-
-            async def forward() -> None:
-                while True:
-                    message = await sub.get()
-                    if message is RESYNC:
-                        message = await services.lobby.message()
-                    if isinstance(message, LobbyMessage):
-                        await conn.send(message.text)
-
-            async def ignore() -> None:  # the lobby socket only listens: input is ignored
-                while (await ws.receive())["type"] != "websocket.disconnect":
-                    pass
-
-            await _serve(read=ignore(), write=forward())
+        # The feed sends (the whole lists, then changes); this task only reads, until the
+        # client leaves: the lobby socket ignores what a client sends.
+        async with services.lobby.watch(conn.send):
+            while (await ws.receive())["type"] != "websocket.disconnect":
+                pass
     except WebSocketDisconnect:
         pass
