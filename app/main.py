@@ -32,6 +32,7 @@ from .services.apilimits import ApiLimits
 from .services.builtin import BuiltinBots, local_url
 from .services.challenges import ChallengeService
 from .services.chat import Chat
+from .services.crowd import PresenceFeed
 from .services.errors import ServiceError
 from .services.games import GameService, now_ms
 from .services.lobby import LobbyFeed
@@ -86,8 +87,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sockets=SocketsPerAddress(settings.max_sockets_per_ip),
             open_games=OpenGamesPerAddress(settings.max_open_games_per_ip, service.still_open),
             chat=Chat(sessions, hub),
+            crowd=PresenceFeed(
+                presence,
+                hub,
+                flush_ms=round(settings.presence_flush_seconds * 1000),
+                beat_ms=round(settings.presence_beat_seconds * 1000),
+            ),
         )
         app.state.services = services
+        await services.crowd.start()
         await services.timekeeper.start()
         builtin = None
         if settings.builtin_bots:
@@ -99,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if builtin is not None:
                 await builtin.stop()
             await services.timekeeper.stop()
+            await services.crowd.stop()
             await services.lobby.stop()
             await services.game_events.stop()
             await hub.stop()

@@ -4,8 +4,9 @@ subscription.
 
 A view subscribes to the game's hub channel before it reads the game (no change can fall
 between the two), counts as its player connected (or as a spectator) while it lasts, and
-hands its owner typed messages: ``GameUpdate``, ``PresenceChanged`` and ``ChatPosted`` as
-published, ``RESYNC`` when messages were lost (a slow reader, an outage: read the whole state
+hands its owner typed messages: ``GameUpdate`` and ``ChatPosted`` as published,
+``PresenceChanged`` (its own arrival first, then the game's presence as app/services/crowd.py
+tells it), ``RESYNC`` when messages were lost (a slow reader, an outage: read the whole state
 again), ``CLOSING`` when the server shuts down, None after a quiet period (a keep-alive).
 The players' chat room never reaches a spectator. A watcher who gets a seat (a random-colour
 creator, once someone joins) becomes that player here.
@@ -13,7 +14,6 @@ creator, once someone joins) becomes that player here.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -30,8 +30,6 @@ from ..services.updates import GameUpdate, game_channel
 from .deps import Services
 
 FOREVER = 3600.0  # a wait with no keep-alive to send: one wake-up an hour costs nothing
-
-_detached: set[asyncio.Task[None]] = set()
 
 
 @dataclass(eq=False)
@@ -59,11 +57,8 @@ class Viewer:
         assert self.who is not None
         for event in update.events:
             if isinstance(event, SeatTaken) and event.player_id == self.who.id:
-                presence = self.services.presence
-                presence.leave(self.game_id, None)
-                presence.join(self.game_id, event.side)
+                self.services.crowd.seated(self.game_id, event.side)
                 self.side = event.side
-                await self.services.publish_presence(self.game_id)
                 return
 
     async def game(self) -> Game:
@@ -76,24 +71,19 @@ async def view(
 ) -> AsyncIterator[Viewer]:
     """A view of ``game`` (already read once: it exists) by ``who`` in ``side``; the first
     state is to be read through ``Viewer.game`` after entering (subscribed by then)."""
-    presence = services.presence
+    presence, crowd = services.presence, services.crowd
     async with services.hub.subscribe(game_channel(game.id)) as sub:
         viewer = Viewer(services, game.id, who, side, sub)
         presence.ply[game.id] = game.ply
-        presence.join(game.id, side)
+        # Told to the others later (a player's arrival at once, a spectator's coalesced); the
+        # joiner gets the presence line now, after its first state. Nothing here awaits: a
+        # view's task may be cancelled (shutdown, a client gone) at any moment.
+        crowd.join(game.id, side)
+        sub.deliver(presence.message(game.id))
         try:
-            await services.publish_presence(game.id)
             yield viewer
         finally:
-            presence.leave(game.id, viewer.side)
-            message = presence.message(game.id)
-            presence.forget_if_idle(game.id)
-            # Detached: the view's task may be cancelled (shutdown, a client gone) right now.
-            task = asyncio.get_running_loop().create_task(
-                services.publish_presence(game.id, message)
-            )
-            _detached.add(task)
-            task.add_done_callback(_detached.discard)
+            crowd.leave(game.id, viewer.side)
 
 
 __all__ = ["RESYNC", "Viewer", "view"]

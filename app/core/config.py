@@ -74,6 +74,11 @@ class Settings(BaseSettings):
     # shorter for a player who has not moved yet in the game.
     gone_seconds: float = 30.0
     gone_unmoved_seconds: float = 15.0
+    # Spectators coming and going are told to a game's sockets at most this often (players'
+    # arrivals and departures at once); instances report their connections to each other
+    # at least every presence_beat_seconds, and forget a report not renewed for 3 beats.
+    presence_flush_seconds: float = 1.0
+    presence_beat_seconds: float = 5.0
     # Open seats nobody takes are cancelled after this long (a seek does not live forever).
     open_game_hours: float = 24.0
     max_message_bytes: int = 4096
