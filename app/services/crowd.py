@@ -109,10 +109,11 @@ class PresenceFeed:
             if self._flush_at <= at:
                 return
             self._flush.cancel()
-        self._flush = loop.call_at(at, self._flush_now)
+        self._flush = loop.call_at(at, self.flush)
         self._flush_at = at
 
-    def _flush_now(self) -> None:
+    def flush(self) -> None:
+        """Tell what changed since the last flush (the timer calls it)."""
         self._flush = None
         self._last_flush = asyncio.get_running_loop().time()
         dirty, self._dirty = self._dirty, {}
