@@ -26,6 +26,7 @@ from .core.config import Settings, get_settings
 from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
+from .realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
 from .realtime.presence import Presence
 from .services.accounts import AccountService
 from .services.apilimits import ApiLimits
@@ -99,7 +100,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await services.timekeeper.start()
         builtin = None
         if settings.builtin_bots:
-            builtin = BuiltinBots(accounts, local_url(settings.host, settings.port))
+            lease: Lease = (
+                SoleHolder()
+                if settings.is_sqlite
+                else AdvisoryLease(
+                    asyncpg_dsn(url), BUILTIN_BOTS_LOCK, settings.builtin_lease_retry_seconds
+                )
+            )
+            builtin = BuiltinBots(accounts, local_url(settings.host, settings.port), lease=lease)
             await builtin.start()
         try:
             yield

@@ -97,6 +97,9 @@ class Settings(BaseSettings):
     # The built-in computer opponents (kodama-random … kodama-hard, app/services/builtin.py).
     # Unset: on for `python -m app serve`, off for an app built otherwise (tests, benches).
     builtin_bots: bool | None = None
+    # One instance per database runs them (a PostgreSQL advisory lock); the others try to
+    # take over this often, and the holder checks its lock's connection as often.
+    builtin_lease_retry_seconds: float = 5.0
 
     # ---- the bot API (docs/api.md) ----
     # NDJSON streams send an empty line this often, so that proxies and clients keep them open.
