@@ -94,7 +94,7 @@ class Person:
 
     def state_until(self, **game: Any) -> dict[str, Any]:
         for _ in range(20):
-            state = self.next("state")["game"]
+            state: dict[str, Any] = self.next("state")["game"]
             if all(state.get(k) == v for k, v in game.items()):
                 return state
         raise AssertionError(f"no state with {game}")
