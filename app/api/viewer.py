@@ -25,6 +25,7 @@ from ..domain.events import ChatPosted, SeatTaken
 from ..domain.players import Identity
 from ..models import Game
 from ..realtime.hub import RESYNC, Subscription
+from ..services.games.transitions import seat_of
 from ..services.streams import next_message
 from ..services.updates import GameUpdate, game_channel
 from .deps import Services
@@ -71,19 +72,41 @@ async def view(
 ) -> AsyncIterator[Viewer]:
     """A view of ``game`` (already read once: it exists) by ``who`` in ``side``; the first
     state is to be read through ``Viewer.game`` after entering (subscribed by then)."""
-    presence, crowd = services.presence, services.crowd
-    async with services.hub.subscribe(game_channel(game.id)) as sub:
-        viewer = Viewer(services, game.id, who, side, sub)
-        presence.ply[game.id] = game.ply
-        # Told to the others later (a player's arrival at once, a spectator's coalesced); the
-        # joiner gets the presence line now, after its first state. Nothing here awaits: a
-        # view's task may be cancelled (shutdown, a client gone) at any moment.
-        crowd.join(game.id, side)
-        sub.deliver(presence.message(game.id))
-        try:
-            yield viewer
-        finally:
-            crowd.leave(game.id, viewer.side)
+    async with (
+        services.hub.subscribe(game_channel(game.id)) as sub,
+        _present(Viewer(services, game.id, who, side, sub), game) as viewer,
+    ):
+        yield viewer
 
 
-__all__ = ["RESYNC", "Viewer", "view"]
+@contextlib.asynccontextmanager
+async def view_of(
+    services: Services, game_id: str, who: Identity | None
+) -> AsyncIterator[tuple[Viewer, Game]]:
+    """A view of a game by ``who`` in their seat (a spectator without one), and the game as
+    read once subscribed: its first state (one read of the game per view, not two).
+    ``ServiceError`` (``game.not_found``) if there is no such game."""
+    async with services.hub.subscribe(game_channel(game_id)) as sub:
+        game = await uncancelled(services.games.get(game_id))
+        side = None if who is None else seat_of(game, who.id)
+        async with _present(Viewer(services, game.id, who, side, sub), game) as viewer:
+            yield viewer, game
+
+
+@contextlib.asynccontextmanager
+async def _present(viewer: Viewer, game: Game) -> AsyncIterator[Viewer]:
+    """The view's player (or spectator) counted as present while it lasts."""
+    services = viewer.services
+    services.presence.ply[game.id] = game.ply
+    # Told to the others later (a player's arrival at once, a spectator's coalesced); the
+    # joiner gets the presence line now, after its first state. Nothing here awaits: a
+    # view's task may be cancelled (shutdown, a client gone) at any moment.
+    services.crowd.join(game.id, viewer.side)
+    viewer.sub.deliver(services.presence.message(game.id))
+    try:
+        yield viewer
+    finally:
+        services.crowd.leave(game.id, viewer.side)
+
+
+__all__ = ["RESYNC", "Viewer", "view", "view_of"]

@@ -9,8 +9,10 @@ streams, presence) and, as a ``GameUpdate`` with the state after it, on the game
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +44,14 @@ from .transitions import Transitions, seat_of
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+NAMES_KEPT = 50_000
+STATES_KEPT = 2_000
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 # Called after every committed change, with the game and its events.
@@ -91,6 +101,12 @@ class GameService:
             rows if rows is not None else rows_for(sessions.kw["bind"]), lambda: self.now()  # noqa: PLW0108 (a test may swap now)
         )
         self.listeners: list[Listener] = []
+        # Players' names never change: kept (the most recent) so that a socket opening on
+        # a game costs no query for them. And the part of a game's full state that only
+        # changes with its moves, seats or end, as JSON text: a crowd joining one game shares
+        # it (docs/benchmarks.md, "Crowds").
+        self._names: OrderedDict[str, str] = OrderedDict()
+        self._fixed: OrderedDict[str, tuple[tuple[Any, ...], str]] = OrderedDict()
 
     @property
     def gone_for_ms(self) -> Callable[[str, str], int | None]:
@@ -112,9 +128,17 @@ class GameService:
 
     async def players(self, game: Game) -> Seats:
         ids = [i for i in (game.first_id, game.second_id, game.creator_id) if i]
-        async with self.sessions() as session:
-            rows = (await session.execute(select(Player).where(Player.id.in_(ids)))).scalars()
-            names = {p.id: p.name for p in rows}
+        missing = [i for i in ids if i not in self._names]
+        if missing:
+            async with self.sessions() as session:
+                query = select(Player.id, Player.name).where(Player.id.in_(missing))
+                for pid, name in (await session.execute(query)).all():
+                    self._names[pid] = name
+            while len(self._names) > NAMES_KEPT:
+                self._names.popitem(last=False)
+        names = {i: self._names[i] for i in ids if i in self._names}
+        for i in names:
+            self._names.move_to_end(i)
 
         def seat(pid: str | None) -> Any:
             return {"id": pid, "name": names.get(pid, "?")} if pid else None
@@ -153,6 +177,24 @@ class GameService:
             "finishedAt": game.finished_ms,
         }
         return state
+
+    async def state_text(self, game: Game) -> str:
+        """``state(game)`` as JSON text: the live part made now, the rest kept per game while
+        its moves, seats and end stay the same (the same text as ``json.dumps(state)``)."""
+        key = (
+            game.moves, game.status in ENDED, game.first_id, game.second_id, game.public,
+            game.started_ms, game.finished_ms,
+        )  # fmt: skip
+        kept = self._fixed.get(game.id)
+        if kept is None or kept[0] != key:
+            state = await self.state(game)
+            fixed = {k: v for k, v in state.items() if k not in LiveState.__annotations__}
+            kept = self._fixed[game.id] = (key, _json(fixed))
+            while len(self._fixed) > STATES_KEPT:
+                self._fixed.popitem(last=False)
+        self._fixed.move_to_end(game.id)
+        live = _json(self.live(game))
+        return f"{live[:-1]},{kept[1][1:]}"
 
     def first_move_deadline(self, game: Game) -> int | None:
         return self.transitions.first_move_deadline(game)
