@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import AsyncIterator, Coroutine, Mapping
@@ -190,6 +191,7 @@ def update_text(update: GameUpdate) -> str:
     return _text({"type": "state", "ply": update.ply, "game": state})
 
 
+@functools.lru_cache(maxsize=1024)  # one text per message, not one per socket of a crowd
 def presence_text(message: PresenceChanged) -> str:
     online = {"first": message.first, "second": message.second}
     data = {"type": "presence", "ply": message.ply, "online": online}
