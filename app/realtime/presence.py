@@ -140,6 +140,9 @@ class Presence:
             return True
         return any(entry.online(side) for entry, _ in self._remote.get(game_id, {}).values())
 
+    def spectators_here(self, game_id: str) -> int:
+        return self._spectators.get(game_id, 0)
+
     def spectators(self, game_id: str) -> int:
         here = self._spectators.get(game_id, 0)
         return here + sum(e.spectators for e, _ in self._remote.get(game_id, {}).values())

@@ -2,9 +2,10 @@
 
 Every live view of a game joins and leaves here (app/api/viewer.py). A player's arrival or
 departure is told at once; spectators coming and going only mark the game, and its sockets get
-one ``PresenceChanged`` at most every ``flush_ms`` (lichess's crowd does the same): a spectator
-joining costs a constant number of messages, not one to everyone already there. The joiner
-gets its own presence line from the viewer.
+one ``PresenceChanged`` at most every ``flush_ms`` (lichess's crowd does the same), and for a
+crowd of more than ``CROWD_SENDS_PER_S`` sockets here, at most that many sends a second: a
+spectator joining costs a constant number of messages, not one to everyone already there.
+The joiner gets its own presence line from the viewer.
 
 With several instances on one PostgreSQL, each reports its own connections on the presence
 channel (``PresenceReport``): the changes as they are told here, and everything it remembers
@@ -30,6 +31,7 @@ log = logging.getLogger(__name__)
 
 REPORT_CHUNK = 40  # games per report: well under PostgreSQL's NOTIFY payload limit
 MISSED_BEATS = 3  # a report not renewed for this many beats has expired
+CROWD_SENDS_PER_S = 500  # past this many spectators here, a game's crowd is told less often
 
 
 class PresenceFeed:
@@ -99,12 +101,15 @@ class PresenceFeed:
 
     def _changed(self, game_id: str, *, urgent: bool, here: bool = True) -> None:
         self._dirty[game_id] = self._dirty.get(game_id, False) or here
-        self._schedule(urgent)
+        # A crowd's updates cost a send per socket: a large one is told less often, so that
+        # telling it costs at most CROWD_SENDS_PER_S sends a second.
+        crowd = self.presence.spectators_here(game_id)
+        self._schedule(urgent, self.flush_ms * max(1.0, crowd / CROWD_SENDS_PER_S))
 
-    def _schedule(self, urgent: bool) -> None:
+    def _schedule(self, urgent: bool, interval_ms: float = 0.0) -> None:
         loop = asyncio.get_running_loop()
         now = loop.time()
-        at = now if urgent else max(now, self._last_flush + self.flush_ms / 1000)
+        at = now if urgent else max(now, self._last_flush + interval_ms / 1000)
         if self._flush is not None:
             if self._flush_at <= at:
                 return
