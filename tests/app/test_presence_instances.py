@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.realtime.hub import LocalHub
 from app.realtime.presence import GamePresence, Presence, PresenceChanged, PresenceReport
-from app.services.crowd import MISSED_BEATS, PresenceFeed
+from app.services.crowd import CROWD_SENDS_PER_S, MISSED_BEATS, PresenceFeed
 from app.services.updates import HubCodec, game_channel
 from tests.app.conftest import FakeClock, Player, make_settings, receive, send, started_game
 
@@ -181,3 +181,19 @@ def test_players_and_spectators_on_two_instances_see_each_other_and_claims_count
         send(a, type="claim", result="victory")  # gone (no grace in this test): claimed
         ended = receive(a, "state")["game"]
     assert ended["result"] == {"winner": "first", "reason": "opponent_gone", "status": "timeout"}
+
+
+def test_a_large_crowd_is_told_less_often():
+    async def scenario() -> float:
+        presence = Presence(FakeClock(), keep_idle_ms=KEEP_MS)
+        feed = PresenceFeed(presence, LocalHub(), flush_ms=1000)
+        for _ in range(2000):
+            feed.join("g", None)
+        await _turns()  # the first change was told at once; the rest wait
+        feed.join("g", None)
+        assert feed._flush is not None
+        interval = feed._flush_at - feed._last_flush
+        await feed.stop()
+        return interval
+
+    assert asyncio.run(scenario()) == pytest.approx(2001 / CROWD_SENDS_PER_S)
