@@ -87,7 +87,7 @@ async def view_of(
     read once subscribed: its first state (one read of the game per view, not two).
     ``ServiceError`` (``game.not_found``) if there is no such game."""
     async with services.hub.subscribe(game_channel(game_id)) as sub:
-        game = await uncancelled(services.games.get(game_id))
+        game = await uncancelled(services.games.get_shared(game_id))
         side = None if who is None else seat_of(game, who.id)
         async with _present(Viewer(services, game.id, who, side, sub), game) as viewer:
             yield viewer, game

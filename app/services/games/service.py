@@ -9,6 +9,7 @@ streams, presence) and, as a ``GameUpdate`` with the state after it, on the game
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import time
@@ -107,6 +108,8 @@ class GameService:
         # it (docs/benchmarks.md, "Crowds").
         self._names: OrderedDict[str, str] = OrderedDict()
         self._fixed: OrderedDict[str, tuple[tuple[Any, ...], str]] = OrderedDict()
+        self._reads: dict[str, asyncio.Future[Game]] = {}  # get_shared's reads to start
+        self._reading: set[asyncio.Task[None]] = set()
 
     @property
     def gone_for_ms(self) -> Callable[[str, str], int | None]:
@@ -121,6 +124,29 @@ class GameService:
     async def get(self, game_id: str) -> Game:
         """The game as stored now (never only from the cache)."""
         return await self.pipeline.get(game_id)
+
+    async def get_shared(self, game_id: str) -> Game:
+        """``get``, by a read that starts after this call, shared by every caller until it
+        starts: a crowd of sockets opening on one game at once (each subscribed first) reads
+        it once per loop turn, not once each. The game returned is theirs to read only."""
+        pending = self._reads.get(game_id)
+        if pending is None:
+            pending = self._reads[game_id] = asyncio.get_running_loop().create_future()
+            task = asyncio.get_running_loop().create_task(self._read_shared(game_id, pending))
+            self._reading.add(task)
+            task.add_done_callback(self._reading.discard)
+        return await asyncio.shield(pending)
+
+    async def _read_shared(self, game_id: str, pending: asyncio.Future[Game]) -> None:
+        del self._reads[game_id]  # callers from now on need a read that starts later
+        try:
+            pending.set_result(await self.get(game_id))
+        except asyncio.CancelledError:
+            pending.cancel()
+            raise
+        except Exception as exc:
+            pending.set_exception(exc)
+            pending.exception()  # retrieved: nobody may be waiting any more
 
     async def close(self) -> None:
         """Close the rows' own connections (PostgreSQL); the service is done."""
