@@ -27,6 +27,7 @@ from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
 from .ratings.service import RatingsConsumer
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
+from .realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
 from .realtime.presence import Presence
 from .services import crash
 from .services.accounts import AccountService
@@ -34,6 +35,7 @@ from .services.apilimits import ApiLimits
 from .services.builtin import BuiltinBots, local_url
 from .services.challenges import ChallengeService
 from .services.chat import Chat
+from .services.crowd import PresenceFeed
 from .services.errors import ServiceError
 from .services.games import GameService, now_ms
 from .services.lobby import LobbyFeed
@@ -102,13 +104,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sockets=SocketsPerAddress(settings.max_sockets_per_ip),
             open_games=OpenGamesPerAddress(settings.max_open_games_per_ip, service.still_open),
             chat=Chat(sessions, hub),
+            crowd=PresenceFeed(
+                presence,
+                hub,
+                flush_ms=round(settings.presence_flush_seconds * 1000),
+                beat_ms=round(settings.presence_beat_seconds * 1000),
+            ),
         )
         app.state.services = services
+        await services.crowd.start()
         await services.timekeeper.start()
         await services.lobby.start()
         builtin = None
         if settings.builtin_bots:
-            builtin = BuiltinBots(accounts, local_url(settings.host, settings.port))
+            lease: Lease = (
+                SoleHolder()
+                if settings.is_sqlite
+                else AdvisoryLease(
+                    asyncpg_dsn(url), BUILTIN_BOTS_LOCK, settings.builtin_lease_retry_seconds
+                )
+            )
+            builtin = BuiltinBots(accounts, local_url(settings.host, settings.port), lease=lease)
             await builtin.start()
         try:
             yield
@@ -117,6 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await builtin.stop()
             await services.timekeeper.stop()
             await outbox.stop()
+            await services.crowd.stop()
             await services.lobby.stop()
             await services.game_events.stop()
             await hub.stop()

@@ -1,7 +1,9 @@
 """What the hub carries (app/realtime/hub.py), as typed values, and how they cross instances.
 
 A game's channel ``game:{id}`` carries ``GameUpdate`` (a committed change: its events and the
-state after it), ``PresenceChanged`` and ``ChatPosted``; a player's channel ``player:{id}``
+state after it), ``PresenceChanged`` (told by each instance to its own subscribers) and
+``ChatPosted``; the presence channel carries ``PresenceReport`` (an instance's connections, for
+the others: app/services/crowd.py); a player's channel ``player:{id}``
 carries ``PlayerLine`` (a line of the bot API's event stream); the lobby channel carries
 ``LobbyChanged`` (each instance then reads the lists once itself: app/services/lobby.py).
 Within one instance they are delivered as these objects; each encoding a subscriber needs
@@ -22,12 +24,13 @@ from pydantic import TypeAdapter
 
 from ..domain import events as domain_events
 from ..domain.events import ChatPosted, GameEvent, MovePlayed
-from ..realtime.presence import PresenceChanged
+from ..realtime.presence import GamePresence, PresenceChanged, PresenceReport
 
 if TYPE_CHECKING:  # (games imports this module)
     from .games.state import GameState, LiveState
 
 LOBBY_CHANNEL = "lobby"
+PRESENCE_CHANNEL = "presence"
 T = TypeVar("T")
 
 
@@ -81,7 +84,7 @@ class LobbyChanged:
     game_id: str
 
 
-HubMessage = GameUpdate | PresenceChanged | ChatPosted | PlayerLine | LobbyChanged
+HubMessage = GameUpdate | PresenceChanged | PresenceReport | ChatPosted | PlayerLine | LobbyChanged
 
 
 # ---- across instances ------------------------------------------------------------------------
@@ -135,6 +138,9 @@ class HubCodec:
             }
         elif isinstance(message, PresenceChanged):
             data = {"k": "presence", **dataclasses.asdict(message)}
+        elif isinstance(message, PresenceReport):
+            games = [dataclasses.astuple(g) for g in message.games]
+            data = {"k": "report", "i": message.instance, "h": message.hello, "g": games}
         elif isinstance(message, GameEvent):
             data = {"k": "event", "e": event_json(message)}
         elif isinstance(message, PlayerLine):
@@ -160,6 +166,9 @@ class HubCodec:
             )
         if kind == "presence":
             return PresenceChanged(**data)
+        if kind == "report":
+            games = tuple(GamePresence(*g) for g in data["g"])
+            return PresenceReport(data["i"], games, hello=bool(data["h"]))
         if kind == "event":
             return event_of(data["e"])
         if kind == "player":

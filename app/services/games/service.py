@@ -10,9 +10,12 @@ streams, presence) and, as a ``GameUpdate`` with the state after it, on the game
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +56,14 @@ log = logging.getLogger(__name__)
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+NAMES_KEPT = 50_000
+STATES_KEPT = 2_000
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 # Called after every committed change, with the game and its events.
@@ -114,6 +125,14 @@ class GameService:
         )
         self.listeners: list[Listener] = []
         self.durable: list[DurableHook] = []
+        # Players' names never change: kept (the most recent) so that a socket opening on
+        # a game costs no query for them. And the part of a game's full state that only
+        # changes with its moves, seats or end, as JSON text: a crowd joining one game shares
+        # it (docs/benchmarks.md, "Crowds").
+        self._names: OrderedDict[str, str] = OrderedDict()
+        self._fixed: OrderedDict[str, tuple[tuple[Any, ...], str]] = OrderedDict()
+        self._reads: dict[str, asyncio.Future[Game]] = {}  # get_shared's reads to start
+        self._reading: set[asyncio.Task[None]] = set()
 
     @property
     def gone_for_ms(self) -> Callable[[str, str], int | None]:
@@ -129,15 +148,46 @@ class GameService:
         """The game as stored now (never only from the cache)."""
         return await self.pipeline.get(game_id)
 
+    async def get_shared(self, game_id: str) -> Game:
+        """``get``, by a read that starts after this call, shared by every caller until it
+        starts: a crowd of sockets opening on one game at once (each subscribed first) reads
+        it once per loop turn, not once each. The game returned is theirs to read only."""
+        pending = self._reads.get(game_id)
+        if pending is None:
+            pending = self._reads[game_id] = asyncio.get_running_loop().create_future()
+            task = asyncio.get_running_loop().create_task(self._read_shared(game_id, pending))
+            self._reading.add(task)
+            task.add_done_callback(self._reading.discard)
+        return await asyncio.shield(pending)
+
+    async def _read_shared(self, game_id: str, pending: asyncio.Future[Game]) -> None:
+        del self._reads[game_id]  # callers from now on need a read that starts later
+        try:
+            pending.set_result(await self.get(game_id))
+        except asyncio.CancelledError:
+            pending.cancel()
+            raise
+        except Exception as exc:
+            pending.set_exception(exc)
+            pending.exception()  # retrieved: nobody may be waiting any more
+
     async def close(self) -> None:
         """Close the rows' own connections (PostgreSQL); the service is done."""
         await self.pipeline.close()
 
     async def players(self, game: Game) -> Seats:
         ids = [i for i in (game.first_id, game.second_id, game.creator_id) if i]
-        async with self.sessions() as session:
-            rows = (await session.execute(select(Player).where(Player.id.in_(ids)))).scalars()
-            names = {p.id: p.name for p in rows}
+        missing = [i for i in ids if i not in self._names]
+        if missing:
+            async with self.sessions() as session:
+                query = select(Player.id, Player.name).where(Player.id.in_(missing))
+                for pid, name in (await session.execute(query)).all():
+                    self._names[pid] = name
+            while len(self._names) > NAMES_KEPT:
+                self._names.popitem(last=False)
+        names = {i: self._names[i] for i in ids if i in self._names}
+        for i in names:
+            self._names.move_to_end(i)
 
         def seat(pid: str | None) -> Any:
             return {"id": pid, "name": names.get(pid, "?")} if pid else None
@@ -176,6 +226,24 @@ class GameService:
             "finishedAt": game.finished_ms,
         }
         return state
+
+    async def state_text(self, game: Game) -> str:
+        """``state(game)`` as JSON text: the live part made now, the rest kept per game while
+        its moves, seats and end stay the same (the same text as ``json.dumps(state)``)."""
+        key = (
+            game.moves, game.status in ENDED, game.first_id, game.second_id, game.public,
+            game.started_ms, game.finished_ms,
+        )  # fmt: skip
+        kept = self._fixed.get(game.id)
+        if kept is None or kept[0] != key:
+            state = await self.state(game)
+            fixed = {k: v for k, v in state.items() if k not in LiveState.__annotations__}
+            kept = self._fixed[game.id] = (key, _json(fixed))
+            while len(self._fixed) > STATES_KEPT:
+                self._fixed.popitem(last=False)
+        self._fixed.move_to_end(game.id)
+        live = _json(self.live(game))
+        return f"{live[:-1]},{kept[1][1:]}"
 
     def first_move_deadline(self, game: Game) -> int | None:
         return self.transitions.first_move_deadline(game)
