@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
+from app.core.time import ManualClock
 from app.identity import COOKIE, Identities
 from app.main import create_app
 
@@ -36,8 +37,14 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as c:
+def clock() -> ManualClock:
+    """The apps' clock: it stands still until the test moves it (``clock.advance(ms)``)."""
+    return ManualClock()
+
+
+@pytest.fixture
+def client(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    with TestClient(create_app(settings, clock)) as c:
         yield c
 
 
@@ -112,12 +119,13 @@ def send(ws: Any, **message: Any) -> None:
 
 
 @pytest.fixture
-def make_client(database_url: str, tmp_path: Path) -> Iterator[Any]:
-    """A client whose app has these settings overridden (short deadlines, say)."""
+def make_client(database_url: str, tmp_path: Path, clock: ManualClock) -> Iterator[Any]:
+    """A client whose app has these settings overridden (short deadlines, say), on the
+    test's ManualClock."""
     stack: list[TestClient] = []
 
     def make(**overrides: Any) -> TestClient:
-        c = TestClient(create_app(make_settings(database_url, tmp_path, **overrides)))
+        c = TestClient(create_app(make_settings(database_url, tmp_path, **overrides), clock))
         c.__enter__()
         stack.append(c)
         return c
@@ -125,19 +133,6 @@ def make_client(database_url: str, tmp_path: Path) -> Iterator[Any]:
     yield make
     for c in reversed(stack):
         c.__exit__(None, None, None)
-
-
-class FakeClock:
-    """The service's clock, moved by hand (milliseconds since the epoch)."""
-
-    def __init__(self, start: int = 1_800_000_000_000) -> None:
-        self.now = start
-
-    def __call__(self) -> int:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += round(seconds * 1000)
 
 
 def move_at(ws: Any, ply: int, limit: int = 40) -> dict[str, Any]:
