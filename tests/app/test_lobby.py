@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.app.conftest import FakeClock, Player, invite_token, move_at, receive, send
+from tests.app.conftest import Player, invite_token, move_at, receive, send
 
 
 def _lobby_until(ws: Any, check: Any) -> dict[str, Any]:
@@ -57,18 +57,15 @@ def test_moves_do_not_flood_the_lobby(client, alice: Player, bob: Player):
         assert ended["live"] == []  # the first lobby message after the start is the end
 
 
-def test_a_seat_nobody_takes_is_withdrawn_after_a_day(make_client):
-    client = make_client()
-    fake = FakeClock()
-    services = client.app.state.services
-    services.games.now = fake
+def test_a_seat_nobody_takes_is_withdrawn_after_a_day(client, clock):
     alice = Player(client, "alice")
     created = alice.create("wali")
-    fake.advance(23 * 3600)
-    client.portal.call(services.timekeeper.sweep)
+    # Hours pass in one step; then the sweeper's next round (every 30 s) runs, late.
+    clock.jump(23 * 3_600_000)
+    clock.advance(0)
     assert alice.get(f"/api/games/{created['id']}").json()["game"]["status"] == "created"
-    fake.advance(2 * 3600)
-    client.portal.call(services.timekeeper.sweep)
+    clock.jump(2 * 3_600_000)
+    clock.advance(0)
     game = alice.get(f"/api/games/{created['id']}").json()["game"]
     assert game["status"] == "aborted"
     assert game["result"]["reason"] == "expired"
