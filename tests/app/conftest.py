@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.api import gamestream, viewer
 from app.core.config import Settings
 from app.core.time import ManualClock
 from app.identity import COOKIE, Identities
@@ -142,3 +144,16 @@ def move_at(ws: Any, ply: int, limit: int = 40) -> dict[str, Any]:
         if message["type"] == "move" and message["ply"] == ply:
             return message
     raise AssertionError(f"no move reached ply {ply}")
+
+
+def settle(client: TestClient) -> None:
+    """Wait for the work the app detached from the streams and sockets that closed so far
+    (withdrawing a seek, cancelling a kept-alive challenge, announcing a departure): the test
+    client's close waits for a handler to end, not for what it left running."""
+
+    async def detached() -> None:
+        pending = {*gamestream._detached, *viewer._detached}
+        if pending:
+            await asyncio.wait(pending)
+
+    client.portal.call(detached)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.realtime.presence import Presence
 from app.core.time import ManualClock
+from app.realtime.presence import Presence
 
 KEEP_MS = 30_000
 
