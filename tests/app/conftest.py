@@ -156,4 +156,5 @@ def settle(client: TestClient) -> None:
         if pending:
             await asyncio.wait(pending)
 
+    assert client.portal is not None, "the client is not running (use it in a with block)"
     client.portal.call(detached)
