@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -147,14 +148,19 @@ def move_at(ws: Any, ply: int, limit: int = 40) -> dict[str, Any]:
 
 
 def settle(client: TestClient) -> None:
-    """Wait for the work the app detached from the streams and sockets that closed so far
-    (withdrawing a seek, cancelling a kept-alive challenge, announcing a departure): the test
-    client's close waits for a handler to end, not for what it left running."""
+    """Wait for what the streams closed so far still had to do: the test client's close
+    waits for a request's task, but an NDJSON stream's generator is closed after it (its
+    ``finally``: forgetting an event stream, detaching a seek's withdrawal), and what it
+    detached runs on. Collect the generators, let their closing run, await the detached work."""
 
     async def detached() -> None:
-        pending = {*gamestream._detached, *viewer._detached}
-        if pending:
-            await asyncio.wait(pending)
+        for _ in range(2):  # a closing generator may detach work: look again after it
+            gc.collect()  # a generator left in a reference cycle is closed when collected
+            for _ in range(10):
+                await asyncio.sleep(0)  # the loop runs the generators' aclose()
+            pending = {*gamestream._detached, *viewer._detached}
+            if pending:
+                await asyncio.wait(pending)
 
     assert client.portal is not None, "the client is not running (use it in a with block)"
     client.portal.call(detached)

@@ -161,9 +161,7 @@ def test_a_claimant_back_within_the_grace_period_keeps_the_opponents_count(make_
     }  # fmt: skip
 
 
-def test_a_claimant_away_for_the_grace_period_too_finds_the_count_started_anew(
-    make_client, clock
-):
+def test_a_claimant_away_for_the_grace_period_too_finds_the_count_started_anew(make_client, clock):
     client = make_client(gone_seconds=30, gone_unmoved_seconds=15)
     alice, bob = Player(client, "alice"), Player(client, "bob")
     game_id = started_game(alice, bob)

@@ -313,8 +313,7 @@ def test_one_event_stream_per_token(fast):
         fast.cookies.clear()
         with fast.stream("GET", "/api/stream/event", headers=other) as second:
             assert Lines(second).raw() == ""
-    # Closed (the test client's close waits for the stream's handler to end): a new one may
-    # open at once.
+    settle(fast)  # closed, and the server has seen it: a new one may open at once
     with robot.stream("/api/stream/event") as again:
         assert Lines(again).raw() == ""
 
@@ -359,6 +358,7 @@ def test_bots_with_an_event_stream_are_online(fast):
                 "bot": {"games": ["dobutsu", "wali"]},
             },
         ]
+    settle(fast)
     assert online() == []
 
 

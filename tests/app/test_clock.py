@@ -50,6 +50,7 @@ def test_the_flag_falls_on_the_server_without_any_client(
     game_id = started_game(alice, bob, clock={"minutes": 0.02, "increment": 0})  # 1.2 s
     with alice.socket(game_id) as a, bob.socket(game_id) as b:
         receive(a, "state")
+        receive(b, "state")  # b has subscribed: the move reaches it as a move message
         send(a, type="move", move="b2b3", ply=0)
         move_at(b, 1)
         send(b, type="move", move="b4b3", ply=1)
@@ -72,6 +73,7 @@ def test_a_late_move_after_the_flag_is_refused_and_the_game_ends(client, clock):
     game_id = started_game(alice, bob, clock={"minutes": 1, "increment": 0})
     with alice.socket(game_id) as a, bob.socket(game_id) as b:
         receive(a, "state")
+        receive(b, "state")  # b has subscribed: the move reaches it as a move message
         send(a, type="move", move="b2b3", ply=0)
         move_at(b, 1)
         send(b, type="move", move="b4b3", ply=1)
