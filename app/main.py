@@ -23,6 +23,7 @@ from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
 from .api.routes import account, bot, challenges, export, games, users
 from .body_limit import BodyLimit
 from .core.config import Settings, get_settings
+from .core.time import Clock, SystemClock
 from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
 from .ratings.service import RatingsConsumer
@@ -30,14 +31,14 @@ from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
 from .realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
 from .realtime.presence import Presence
 from .services import crash
-from .services.accounts import AccountService
+from .services.accounts import AccountService, Limits
 from .services.apilimits import ApiLimits
 from .services.builtin import BuiltinBots, local_url
 from .services.challenges import ChallengeService
 from .services.chat import Chat
 from .services.crowd import PresenceFeed
 from .services.errors import ServiceError
-from .services.games import GameService, now_ms
+from .services.games import GameService
 from .services.lobby import LobbyFeed
 from .services.outbox import OutboxConsumer
 from .services.playerstats import PlayerCounts
@@ -50,8 +51,12 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
+    """The app. ``clock``: what everything that reads the time or waits for it asks (game
+    clocks and deadlines, presence and claims, rate limits, expiries); the real time unless a
+    test passes a ManualClock (app/core/time.py)."""
     settings = settings or get_settings()
+    clock = clock or SystemClock()
     identities = Identities(settings.resolved_secret_key())
 
     @asynccontextmanager
@@ -67,12 +72,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.start()
         sessions = make_sessionmaker(db)
         service = GameService(
-            sessions, hub, settings, is_postgres=not settings.is_sqlite, clock_ms=now_ms
+            sessions, hub, settings, is_postgres=not settings.is_sqlite, clock_ms=clock.now_ms
         )
         # A game nobody here watches is remembered for the longer grace period: a claimant
         # who reloads the page keeps the opponent's count; one away that long starts anew.
         grace_seconds = max(settings.gone_seconds, settings.gone_unmoved_seconds)
-        presence = Presence(now_ms, keep_idle_ms=round(grace_seconds * 1000))
+        presence = Presence(clock.now_ms, keep_idle_ms=round(grace_seconds * 1000))
         service.gone_for_ms = presence.gone_for_ms
         service.listeners.append(lambda game, _events: presence.changed(game.id, game.ply))
         # What must happen once per ended game (docs/decisions.md, "Outbox"): consumed
@@ -81,26 +86,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         outbox = OutboxConsumer(
             sessions,
             [PlayerCounts(is_postgres=is_postgres), RatingsConsumer(is_postgres=is_postgres)],
-            now_ms,
+            clock.now_ms,
         )
         service.durable.append(outbox.committed)
         if (point := crash.armed()) is not None:
             log.warning("%s=%s: this process will die there (tests only)", crash.ENV, point)
         await outbox.start()
-        accounts = AccountService(sessions)
+        accounts = AccountService(
+            sessions, clock_ms=clock.now_ms, limits=Limits.default(clock.monotonic)
+        )
         services = Services(
             settings=settings,
             hub=hub,
             games=service,
             presence=presence,
             identities=identities,
-            timekeeper=Timekeeper(service),
-            lobby=LobbyFeed(service, settings.lobby_interval_seconds),
+            timekeeper=Timekeeper(service, clock=clock),
+            lobby=LobbyFeed(service, settings.lobby_interval_seconds, sleep=clock.sleep),
             accounts=accounts,
             challenges=ChallengeService(sessions, service, accounts, hub, settings),
             game_events=GameEvents(service, hub),
-            event_streams=EventStreams(),
-            limits=ApiLimits(settings),
+            event_streams=EventStreams(clock.monotonic),
+            limits=ApiLimits(settings, clock.monotonic),
             sockets=SocketsPerAddress(settings.max_sockets_per_ip),
             open_games=OpenGamesPerAddress(settings.max_open_games_per_ip, service.still_open),
             chat=Chat(sessions, hub),

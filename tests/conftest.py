@@ -1,6 +1,11 @@
 """Shared fixtures: a real PostgreSQL server for the session (tests/postgres.py), and
 databases at the head revision copied from templates migrated once per session
-(tests/templates.py)."""
+(tests/templates.py).
+
+The suite runs on parallel workers (pytest-xdist, ``--dist loadgroup`` in pyproject.toml):
+each worker is a session of its own, with its own PostgreSQL cluster and templates. Tests
+sharing an expensive fixture wider than one test (a server process for a module, the browser
+for tests/browser) are kept on one worker, so that it starts once."""
 
 from __future__ import annotations
 
@@ -14,6 +19,26 @@ from tests.postgres import TempPostgres
 from tests.templates import SqliteTemplate, make_postgres_template
 
 _names = itertools.count()
+BROWSER = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        group = _group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def _group(item: pytest.Item) -> str | None:
+    """The worker group of a test: its module's, if a module-scoped fixture serves it; the
+    browser's for tests/browser (a session-scoped server and Chromium); else none."""
+    if BROWSER in item.path.parents:
+        return "browser"
+    info = getattr(item, "_fixtureinfo", None)
+    defs = {} if info is None else info.name2fixturedefs
+    if any(d.scope == "module" for chain in defs.values() for d in chain):
+        return item.nodeid.split("::", 1)[0]
+    return None
 
 
 @pytest.fixture(scope="session")

@@ -24,6 +24,8 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from tests.apt import install_once
+
 T = TypeVar("T")
 
 
@@ -40,26 +42,7 @@ def _bin_dir() -> Path | None:
 
 def ensure_binaries() -> Path:
     """The folder of pg_ctl and initdb, installing Debian's postgresql package if needed."""
-    bin_dir = _bin_dir()
-    if bin_dir is not None:
-        return bin_dir
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        raise RuntimeError(
-            "PostgreSQL server binaries not found and cannot be installed here: "
-            "install Debian's 'postgresql' package (apt-get install postgresql)"
-        )
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-q"], check=True, env=env, capture_output=True)
-    subprocess.run(
-        ["apt-get", "install", "-y", "-q", "--no-install-recommends", "postgresql"],
-        check=True,
-        env=env,
-        capture_output=True,
-    )
-    bin_dir = _bin_dir()
-    if bin_dir is None:
-        raise RuntimeError("apt-get installed postgresql but pg_ctl is still not found")
-    return bin_dir
+    return install_once("postgresql", _bin_dir)
 
 
 def free_port() -> int:

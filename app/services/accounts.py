@@ -10,6 +10,7 @@ import asyncio
 import hashlib
 import re
 import secrets
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -111,10 +112,11 @@ class Limits:
     register: RateLimiter
 
     @staticmethod
-    def default() -> Limits:
+    def default(clock: Callable[[], float] = time.monotonic) -> Limits:
         return Limits(
-            password=RateLimiter(rate_per_s=1 / 6, burst=10),  # 10 at once, then 10 a minute
-            register=RateLimiter(rate_per_s=1 / 60, burst=5),  # 5 at once, then 1 a minute
+            # 10 at once, then 10 a minute; 5 at once, then 1 a minute
+            password=RateLimiter(rate_per_s=1 / 6, burst=10, clock=clock),
+            register=RateLimiter(rate_per_s=1 / 60, burst=5, clock=clock),
         )
 
 

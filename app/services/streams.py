@@ -16,7 +16,7 @@ import logging
 import math
 import time
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -277,7 +277,7 @@ class EventStream:
     name: str
     title: str | None
     games: tuple[str, ...] = field(default=engine.GAMES)
-    opened: float = field(default_factory=time.monotonic)
+    opened: float = 0.0  # the clock's monotonic seconds when registered (EventStreams.open)
     started: bool = False  # its lines have begun: it will clean up after itself
 
 
@@ -288,19 +288,21 @@ class EventStreams:
     # started) is forgotten after this long, so that it never blocks its token.
     UNSTARTED_SECONDS = 10.0
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
         self._open: dict[str, EventStream] = {}
 
     def open(self, stream: EventStream, retry_seconds: float) -> None:
         held = self._open.get(stream.key)
         if held is not None and (
-            held.started or time.monotonic() - held.opened < self.UNSTARTED_SECONDS
+            held.started or self.clock() - held.opened < self.UNSTARTED_SECONDS
         ):
             raise too_many(
                 "stream.event",
                 "an event stream is already open for this token (one at a time)",
                 max(1, math.ceil(retry_seconds)),
             )
+        stream.opened = self.clock()
         self._open[stream.key] = stream
 
     def close(self, stream: EventStream) -> None:

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 
+from ..core.time import Clock, Handle, SystemClock
 from ..models import Game
 from .games import GameService
 
@@ -16,10 +17,13 @@ log = logging.getLogger(__name__)
 
 
 class Timekeeper:
-    def __init__(self, service: GameService, sweep_seconds: float = 30.0) -> None:
+    def __init__(
+        self, service: GameService, sweep_seconds: float = 30.0, clock: Clock | None = None
+    ) -> None:
         self.service = service
         self.sweep_seconds = sweep_seconds
-        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self.clock = clock or SystemClock()
+        self._timers: dict[str, Handle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         service.listeners.append(lambda game, _events: self.schedule(game))
@@ -32,9 +36,8 @@ class Timekeeper:
         due = self.service.due_at(game)
         if due is None:
             return
-        loop = asyncio.get_running_loop()
-        delay = max(0.0, (due - self.service.now()) / 1000)
-        self._timers[game.id] = loop.call_later(delay, self._fire, game.id)
+        game_id = game.id
+        self._timers[game_id] = self.clock.call_at(due, lambda: self._fire(game_id))
 
     def _fire(self, game_id: str) -> None:
         self._timers.pop(game_id, None)
@@ -64,7 +67,7 @@ class Timekeeper:
 
     async def _sweep_forever(self) -> None:
         while True:
-            await asyncio.sleep(self.sweep_seconds)
+            await self.clock.sleep(self.sweep_seconds)
             try:
                 await self.sweep()
             except Exception:

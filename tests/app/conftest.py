@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,7 +12,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.api import gamestream
 from app.core.config import Settings
+from app.core.time import ManualClock
 from app.identity import COOKIE, Identities
 from app.main import create_app
 
@@ -36,8 +40,14 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as c:
+def clock() -> ManualClock:
+    """The apps' clock: it stands still until the test moves it (``clock.advance(ms)``)."""
+    return ManualClock()
+
+
+@pytest.fixture
+def client(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    with TestClient(create_app(settings, clock)) as c:
         yield c
 
 
@@ -112,12 +122,13 @@ def send(ws: Any, **message: Any) -> None:
 
 
 @pytest.fixture
-def make_client(database_url: str, tmp_path: Path) -> Iterator[Any]:
-    """A client whose app has these settings overridden (short deadlines, say)."""
+def make_client(database_url: str, tmp_path: Path, clock: ManualClock) -> Iterator[Any]:
+    """A client whose app has these settings overridden (short deadlines, say), on the
+    test's ManualClock."""
     stack: list[TestClient] = []
 
     def make(**overrides: Any) -> TestClient:
-        c = TestClient(create_app(make_settings(database_url, tmp_path, **overrides)))
+        c = TestClient(create_app(make_settings(database_url, tmp_path, **overrides), clock))
         c.__enter__()
         stack.append(c)
         return c
@@ -127,19 +138,6 @@ def make_client(database_url: str, tmp_path: Path) -> Iterator[Any]:
         c.__exit__(None, None, None)
 
 
-class FakeClock:
-    """The service's clock, moved by hand (milliseconds since the epoch)."""
-
-    def __init__(self, start: int = 1_800_000_000_000) -> None:
-        self.now = start
-
-    def __call__(self) -> int:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += round(seconds * 1000)
-
-
 def move_at(ws: Any, ply: int, limit: int = 40) -> dict[str, Any]:
     """Read this socket's messages up to the move that made ``ply``."""
     for _ in range(limit):
@@ -147,3 +145,22 @@ def move_at(ws: Any, ply: int, limit: int = 40) -> dict[str, Any]:
         if message["type"] == "move" and message["ply"] == ply:
             return message
     raise AssertionError(f"no move reached ply {ply}")
+
+
+def settle(client: TestClient) -> None:
+    """Wait for what the streams closed so far still had to do: the test client's close
+    waits for a request's task, but an NDJSON stream's generator is closed after it (its
+    ``finally``: forgetting an event stream, detaching a seek's withdrawal), and what it
+    detached runs on. Collect the generators, let their closing run, await the detached work."""
+
+    async def detached() -> None:
+        for _ in range(2):  # a closing generator may detach work: look again after it
+            gc.collect()  # a generator left in a reference cycle is closed when collected
+            for _ in range(10):
+                await asyncio.sleep(0)  # the loop runs the generators' aclose()
+            pending = set(gamestream._detached)
+            if pending:
+                await asyncio.wait(pending)
+
+    assert client.portal is not None, "the client is not running (use it in a with block)"
+    client.portal.call(detached)

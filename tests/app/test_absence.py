@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
+from app.core.time import ManualClock
 from tests.app.conftest import (
-    FakeClock,
     Player,
     invite_token,
     move_at,
@@ -38,7 +37,7 @@ def test_the_opponent_sees_a_connection_drop_and_come_back(alice: Player, bob: P
             _presence_until(a, {"first": True, "second": True})
 
 
-def test_victory_can_be_claimed_only_after_the_grace_period(make_client):
+def test_victory_can_be_claimed_only_after_the_grace_period(make_client, clock):
     client = make_client(gone_seconds=0.6, gone_unmoved_seconds=60)
     alice, bob = Player(client, "alice"), Player(client, "bob")
     game_id = started_game(alice, bob)
@@ -54,14 +53,17 @@ def test_victory_can_be_claimed_only_after_the_grace_period(make_client):
         error = receive(a, "error")
         assert error["code"] == "claim.too_early"
         assert error["ply"] == 2
-        time.sleep(0.7)
+        clock.advance(599)
+        send(a, type="claim", result="victory")
+        assert receive(a, "error")["code"] == "claim.too_early"
+        clock.advance(1)
         send(a, type="claim", result="victory")
         state = receive(a, "state")["game"]
     assert state["status"] == "timeout"
     assert state["result"] == {"winner": "first", "reason": "opponent_gone", "status": "timeout"}
 
 
-def test_a_draw_can_be_claimed_instead(make_client):
+def test_a_draw_can_be_claimed_instead(make_client, clock):
     client = make_client(gone_seconds=60, gone_unmoved_seconds=0.3)
     alice, bob = Player(client, "alice"), Player(client, "bob")
     game_id = started_game(alice, bob)
@@ -70,7 +72,7 @@ def test_a_draw_can_be_claimed_instead(make_client):
         send(a, type="move", move="b2b3", ply=0)
         move_at(a, 1)
         # bob never came: he has not moved, so the shorter grace applies
-        time.sleep(0.4)
+        clock.advance(300)
         send(a, type="claim", result="draw")
         state = receive(a, "state")["game"]
     assert state["status"] == "draw"
@@ -106,7 +108,9 @@ def test_a_random_colour_creator_counts_as_online_once_seated(alice: Player, bob
         assert True in shown["online"].values()
 
 
-def _two_moves_then_both_leave(alice: Player, bob: Player, game_id: str, clock: FakeClock) -> None:
+def _two_moves_then_both_leave(
+    alice: Player, bob: Player, game_id: str, clock: ManualClock
+) -> None:
     """Both move (the long grace applies to each), bob leaves, and 10 s later alice too."""
     with alice.socket(game_id) as a:
         receive(a, "state")
@@ -117,20 +121,15 @@ def _two_moves_then_both_leave(alice: Player, bob: Player, game_id: str, clock: 
             send(b, type="move", move="b4b3", ply=1)
             move_at(a, 2)
         _presence_until(a, {"first": True, "second": False})
-        clock.advance(10)
+        clock.advance(10_000)
     _until_server_saw_first_leave(alice, game_id)
 
 
 def _until_server_saw_first_leave(alice: Player, game_id: str) -> None:
-    """The test client's close does not wait for the server to see the socket go; the time
-    of the departure is the fake clock's when it does."""
+    """The test client's close waits for the socket's handler to end (it is cancelled and
+    awaited): its departure is already counted, at the clock's time."""
     app: Any = alice.client.app  # the FastAPI app (typed as any ASGI app)
-    presence = app.state.services.presence
-    for _ in range(500):
-        if not presence.online(game_id, "first"):
-            return
-        time.sleep(0.01)
-    raise AssertionError("the server never saw first's socket close")
+    assert not app.state.services.presence.online(game_id, "first")
 
 
 def _claim(alice: Player, game_id: str) -> dict[str, object]:
@@ -147,16 +146,14 @@ def _claim(alice: Player, game_id: str) -> dict[str, object]:
     return answer
 
 
-def test_a_claimant_back_within_the_grace_period_keeps_the_opponents_count(make_client):
+def test_a_claimant_back_within_the_grace_period_keeps_the_opponents_count(make_client, clock):
     client = make_client(gone_seconds=30, gone_unmoved_seconds=15)
-    clock = FakeClock()
-    client.app.state.services.presence.now = clock
     alice, bob = Player(client, "alice"), Player(client, "bob")
     game_id = started_game(alice, bob)
     _two_moves_then_both_leave(alice, bob, game_id, clock)
-    clock.advance(19)  # nobody here for 19 s (a page reloading slowly): still remembered
+    clock.advance(19_000)  # nobody here for 19 s (a page reloading slowly): still remembered
     assert _claim(alice, game_id)["code"] == "claim.too_early"  # bob gone 29 s
-    clock.advance(1)
+    clock.advance(1_000)
     claimed = _claim(alice, game_id)
     assert claimed["type"] == "state"
     assert claimed["game"]["result"] == {  # type: ignore[index]
@@ -164,16 +161,14 @@ def test_a_claimant_back_within_the_grace_period_keeps_the_opponents_count(make_
     }  # fmt: skip
 
 
-def test_a_claimant_away_for_the_grace_period_too_finds_the_count_started_anew(make_client):
+def test_a_claimant_away_for_the_grace_period_too_finds_the_count_started_anew(make_client, clock):
     client = make_client(gone_seconds=30, gone_unmoved_seconds=15)
-    clock = FakeClock()
-    client.app.state.services.presence.now = clock
     alice, bob = Player(client, "alice"), Player(client, "bob")
     game_id = started_game(alice, bob)
     _two_moves_then_both_leave(alice, bob, game_id, clock)
-    clock.advance(30)  # nobody here for the whole 30 s: the game is forgotten
+    clock.advance(30_000)  # nobody here for the whole 30 s: the game is forgotten
     assert _claim(alice, game_id)["code"] == "claim.too_early"  # bob gone "since now"
-    clock.advance(29)
+    clock.advance(29_000)
     assert _claim(alice, game_id)["code"] == "claim.too_early"
-    clock.advance(1)
+    clock.advance(1_000)
     assert _claim(alice, game_id)["type"] == "state"

@@ -4,7 +4,6 @@ bots online, export, seeks, scopes and rate limits. Streams run with a short kee
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ from app.api.botmodels import (
     OpponentGoneEvent,
 )
 from tests.app.botapi import MATE, Account, Lines, assert_error, challenge, check
-from tests.app.conftest import Player, move_at, receive, send
+from tests.app.conftest import Player, move_at, receive, send, settle
 
 FAST = {"keepalive_seconds": 0.1}
 
@@ -225,7 +224,7 @@ def test_draw_offers_and_answers(fast):
         assert "winner" not in final
 
 
-def test_claiming_victory_when_the_opponent_has_gone(make_client):
+def test_claiming_victory_when_the_opponent_has_gone(make_client, clock):
     client = make_client(keepalive_seconds=0.1, gone_seconds=0.3, gone_unmoved_seconds=0.3)
     alice, robot = accounts(client)
     game_id = start(alice, robot)
@@ -244,19 +243,22 @@ def test_claiming_victory_when_the_opponent_has_gone(make_client):
             assert lines.next("opponentGone") == {"type": "opponentGone", "gone": False}
         assert lines.next("opponentGone")["gone"] is True
         assert_error(robot.post(f"/api/bot/game/{game_id}/claim-victory"), 409, "claim.too_early")
-        time.sleep(0.4)
+        clock.advance(299)
+        assert_error(robot.post(f"/api/bot/game/{game_id}/claim-victory"), 409, "claim.too_early")
+        clock.advance(1)
         assert robot.post(f"/api/bot/game/{game_id}/claim-victory").status_code == 200
         final = lines.next("gameState")
         assert final["status"] == "timeout" and final["winner"] == "black"
 
 
-def test_claiming_a_draw(make_client):
+def test_claiming_a_draw(make_client, clock):
     client = make_client(gone_seconds=0.1, gone_unmoved_seconds=0.1)
     alice, robot = accounts(client)
     game_id = start(alice, robot)
     with robot.stream(f"/api/bot/game/stream/{game_id}") as r:
         Lines(r).next("gameFull")
-        time.sleep(0.2)
+        assert_error(robot.post(f"/api/bot/game/{game_id}/claim-draw"), 409, "claim.too_early")
+        clock.advance(100)
         assert robot.post(f"/api/bot/game/{game_id}/claim-draw").status_code == 200
     data = export(client, game_id)
     assert data["status"] == "draw" and data["reason"] == "opponent_gone"
@@ -311,16 +313,9 @@ def test_one_event_stream_per_token(fast):
         fast.cookies.clear()
         with fast.stream("GET", "/api/stream/event", headers=other) as second:
             assert Lines(second).raw() == ""
-    # Closed: a new one may open, as soon as the server has seen the first one go (the test
-    # client's close does not wait for that).
-    for _ in range(100):
-        with robot.stream("/api/stream/event") as again:
-            if again.status_code == 200:
-                assert Lines(again).raw() == ""
-                break
-        time.sleep(0.05)
-    else:
-        raise AssertionError("the closed event stream still holds the token")
+    settle(fast)  # closed, and the server has seen it: a new one may open at once
+    with robot.stream("/api/stream/event") as again:
+        assert Lines(again).raw() == ""
 
 
 def test_the_event_stream_needs_a_playing_scope(client):
@@ -363,6 +358,7 @@ def test_bots_with_an_event_stream_are_online(fast):
                 "bot": {"games": ["dobutsu", "wali"]},
             },
         ]
+    settle(fast)
     assert online() == []
 
 
@@ -522,10 +518,7 @@ def test_closing_a_seek_withdraws_it(fast):
     with alice.stream("/api/board/seek", method="POST", json={"variant": "yote"}) as a:
         Lines(a).raw()
         game_id = fast.get("/api/lobby").json()["open"][0]["id"]
-    for _ in range(50):
-        if export(fast, game_id)["status"] != "created":
-            break
-        time.sleep(0.05)
+    settle(fast)  # the withdrawal runs detached from the closed request
     assert export(fast, game_id)["status"] == "aborted"
     assert fast.get("/api/lobby").json()["open"] == []
 

@@ -4,7 +4,6 @@ events, scopes and rate limits — every refusal with its code, and that it chan
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
@@ -303,11 +302,13 @@ def test_an_accept_whose_game_cannot_be_written_leaves_the_challenge_waiting(cli
     assert show(alice, created["id"])["status"] == "created"  # still waiting: nothing undone
 
 
-def test_a_challenge_nobody_answers_expires(make_client):
+def test_a_challenge_nobody_answers_expires(make_client, clock):
     client = make_client(challenge_expire_minutes=0.001)  # 60 ms
     alice, robot = Account(client, "alice"), Account(client, "robot", bot=True)
     created = challenge(alice, "robot")
-    time.sleep(0.2)
+    clock.advance(60)
+    assert show(alice, created["id"])["status"] == "created"  # 60 ms old: not older yet
+    clock.advance(1)
     assert pending(robot) == {"in": [], "out": []}
     assert show(alice, created["id"])["status"] == "expired"
     assert_error(robot.post(f"/api/challenge/{created['id']}/accept"), 409, "challenge.not_pending")

@@ -170,7 +170,7 @@ def test_rule_options_are_validated_and_completed_with_defaults(
 
 
 @pytest.mark.parametrize(
-    ("clock", "expected"),
+    ("asked", "expected"),
     [
         (None, None),
         ({"minutes": 5, "increment": 3}, (300_000, 3_000)),
@@ -179,9 +179,9 @@ def test_rule_options_are_validated_and_completed_with_defaults(
     ],
 )
 def test_clock_is_fischer_minutes_and_increment_or_none(
-    alice: Player, clock: dict[str, Any] | None, expected: tuple[int, int] | None
+    alice: Player, asked: dict[str, Any] | None, expected: tuple[int, int] | None
 ):
-    game = alice.create("dobutsu", clock=clock)["game"]
+    game = alice.create("dobutsu", clock=asked)["game"]
     if expected is None:
         assert game["clock"] is None
         return

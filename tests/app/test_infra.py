@@ -123,8 +123,11 @@ async def test_events_cross_instances_through_postgres_notify(postgres_url):
             await one.publish("game:x", '{"type":"move","ply":2}')
             assert await asyncio.wait_for(on_one.get(), 10) == '{"type":"move","ply":2}'
             assert await asyncio.wait_for(on_two.get(), 10) == '{"type":"move","ply":2}'
-            await asyncio.sleep(0.2)
-            assert on_one.queue.empty()  # its own notification is not delivered twice
+            # Its own notification is not delivered twice: one from the other instance, sent
+            # after it, is the next message (notifications arrive in the order sent).
+            await two.publish("game:x", '{"type":"marker"}')
+            assert await asyncio.wait_for(on_one.get(), 10) == '{"type":"marker"}'
+            assert await asyncio.wait_for(on_two.get(), 10) == '{"type":"marker"}'
             big = json.dumps({"type": "state", "blob": "x" * 10_000})
             await two.publish("game:x", big)
             assert await asyncio.wait_for(on_two.get(), 10) == big  # local: as is
@@ -132,6 +135,18 @@ async def test_events_cross_instances_through_postgres_notify(postgres_url):
     finally:
         await one.stop()
         await two.stop()
+
+
+async def _terminate_and_see(postgres_url: str, *conns: Any) -> None:
+    """End these asyncpg connections from the server's side, and return once each of them
+    has seen it (its termination listeners ran)."""
+    lost = [asyncio.Event() for _ in conns]
+    for conn, event in zip(conns, lost, strict=True):
+        conn.add_termination_listener(lambda _conn, event=event: event.set())
+    await _terminate(postgres_url, *(conn.get_server_pid() for conn in conns))
+    async with asyncio.timeout(20):
+        for event in lost:
+            await event.wait()
 
 
 async def _terminate(postgres_url: str, *pids: int) -> None:
@@ -185,8 +200,7 @@ async def test_the_postgres_hub_notifies_again_after_losing_its_connection(postg
     await two.start()
     try:
         async with two.subscribe("game:z") as on_two, two.subscribe("game:w") as other_two:
-            await _terminate(postgres_url, one._sender.get_server_pid())
-            await asyncio.sleep(0.5)  # the connection is gone before anything is sent
+            await _terminate_and_see(postgres_url, one._sender)  # gone before anything is sent
             await one.publish("game:z", '{"type":"move","ply":1}')
             await one.publish("game:z", '{"type":"move","ply":2}')
             # What could not be sent reaches the other instance as one resync a channel...
@@ -206,8 +220,9 @@ async def test_the_postgres_hub_stops_cleanly_while_reconnecting(postgres_url):
     hub = text_hub(postgres_url)
     await hub.start()
     hub._dsn = "postgresql://nobody@127.0.0.1:1/none"  # no server will ever answer
-    await _terminate(postgres_url, hub._listener.get_server_pid(), hub._sender.get_server_pid())
-    await asyncio.sleep(0.5)
+    await _terminate_and_see(postgres_url, hub._listener, hub._sender)
     await hub.publish("game:v", '{"type":"move","ply":1}')
-    await asyncio.sleep(0.5)
+    async with asyncio.timeout(10):
+        while not hub._outbox.empty():  # the sender took it: it fails, then reconnects
+            await asyncio.sleep(0)
     await asyncio.wait_for(hub.stop(), 10)

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from app.api.botmodels import ChallengeOut, GameFullEvent, LichessGameOut
 from app.services import exports, record
 from tests.app.botapi import MATE, Account, Lines, assert_error, challenge, check
-from tests.app.conftest import FakeClock, Player
+from tests.app.conftest import Player
 
 NDJSON = {"accept": "application/x-ndjson"}
 JSON = {"accept": "application/json"}
@@ -268,21 +268,19 @@ def games_of(client: TestClient, query: str = "", **headers: str) -> list[str]:
     return [g["id"] for g in ndjson_lines(response)]
 
 
-def test_games_of_a_user_with_lichess_filters(client):
-    clock = FakeClock()
-    client.app.state.services.games.now = clock
+def test_games_of_a_user_with_lichess_filters(client, clock):
     alice, robot, bob = (
         Account(client, "alice"),
         Account(client, "robot", bot=True),
         Account(client, "bob"),
     )
     first = finished_game(alice, robot)  # alice white, wins
-    clock.advance(60)
+    clock.advance(60_000)
     second = start(bob, alice, variant="jungle")  # alice black
     assert alice.post(f"/api/board/game/{second}/abort").status_code == 200
-    clock.advance(60)
+    clock.advance(60_000)
     third = finished_game(robot, alice)  # alice black, loses
-    clock.advance(60)
+    clock.advance(60_000)
     on = start(alice, bob, variant="yote")
     created = [first, second, third, on]
     times = [get(client, f"/game/export/{g}", **JSON).json()["createdAt"] for g in created]

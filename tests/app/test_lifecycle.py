@@ -4,7 +4,6 @@ endings of the rules, each seen by the players and a spectator and kept in the s
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 
 import engine
+from app.core.time import ManualClock
 from tests.app.conftest import Player, move_at, receive, send, started_game
 
 # ---- helpers -----------------------------------------------------------------------------
@@ -81,13 +81,6 @@ def play(sockets_by_side: tuple[Any, Any], moves: list[str], *watchers: Any) -> 
 def states(*sockets: Any) -> list[dict[str, Any]]:
     """The next state message on every socket (a change is broadcast to all)."""
     return [receive(ws, "state")["game"] for ws in sockets]
-
-
-def wait_for_status(player: Player, game_id: str, status: str, seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while game_of(player, game_id)["status"] != status:
-        assert time.monotonic() < deadline, game_of(player, game_id)
-        time.sleep(0.05)
 
 
 # ---- the opponent arrives, or the creator withdraws --------------------------------------
@@ -352,27 +345,31 @@ def test_a_game_ends_by_its_rules(
 
 
 # ---- the server's own endings ------------------------------------------------------------
-# A first-move deadline long enough to read the game before it falls on a busy machine.
 QUICK = {"first_move_seconds": 2.0, "gone_seconds": 0.0, "gone_unmoved_seconds": 0.0}
 
 
-def test_a_first_move_not_made_in_time_ends_the_game(make_client: Any):
+def test_a_first_move_not_made_in_time_ends_the_game(make_client: Any, clock: ManualClock):
     quick = make_client(**QUICK)
     alice, bob = Player(quick, "alice"), Player(quick, "bob")
     game_id = started_game(alice, bob)
-    assert game_of(alice, game_id)["deadline"] is not None
-    wait_for_status(alice, game_id, "noStart")
+    assert game_of(alice, game_id)["deadline"] == clock.now_ms() + 2_000
+    clock.advance(1_999)
+    assert game_of(alice, game_id)["status"] == "started"
+    clock.advance(1)  # the timer's expiry has run (and committed) when advance returns
     game = game_of(alice, game_id)
     assert game["result"] == {"winner": None, "reason": "first_move", "status": "noStart"}
 
 
-def test_a_flag_falls(alice: Player, bob: Player):
+def test_a_flag_falls(alice: Player, bob: Player, clock: ManualClock):
     game_id = started_game(
         alice, bob, clock={"minutes": 1 / 60, "increment": 0}
     )  # 1 s, the shortest
     with sockets(game_id, alice, bob) as (a, b):
         play((a, b), ["b2b3", "b4b3"])  # the clocks start once both have moved
-        wait_for_status(alice, game_id, "outoftime")
+        clock.advance(999)
+        assert game_of(alice, game_id)["status"] == "started"
+        clock.advance(1)
+        assert game_of(alice, game_id)["status"] == "outoftime"
         game = receive(a, "state")["game"]
     assert game["result"] == {"winner": "second", "reason": "outoftime", "status": "outoftime"}
     assert game["clock"]["first"] == 0
@@ -407,9 +404,7 @@ def test_claims_are_refused_before_the_grace_period(alice: Player, bob: Player):
 def test_a_gone_opponent_can_be_claimed_against(
     make_client: Any, claim: str, result: dict[str, Any]
 ):
-    # No grace period, and the default first-move deadline (a short one could end the game
-    # before the claim on a loaded machine).
-    quick = make_client(gone_seconds=0.0, gone_unmoved_seconds=0.0)
+    quick = make_client(**QUICK)  # no grace period
     alice, bob = Player(quick, "alice"), Player(quick, "bob")
     game_id = started_game(alice, bob)
     with sockets(game_id, alice) as (a,):

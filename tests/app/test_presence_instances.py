@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.core.time import ManualClock
 from app.main import create_app
 from app.realtime.hub import LocalHub
 from app.realtime.presence import GamePresence, Presence, PresenceChanged, PresenceReport
 from app.services.crowd import CROWD_SENDS_PER_S, MISSED_BEATS, PresenceFeed
 from app.services.updates import HubCodec, game_channel
-from tests.app.conftest import FakeClock, Player, make_settings, receive, send, started_game
+from tests.app.conftest import Player, make_settings, receive, send, started_game
 
 KEEP_MS = 30_000
 
@@ -32,8 +33,8 @@ def _entry(game_id: str = "g", **fields: Any) -> GamePresence:
 
 
 def test_another_instances_players_and_spectators_count_until_its_report_expires():
-    clock = FakeClock()
-    presence = Presence(clock, keep_idle_ms=KEEP_MS)
+    clock = ManualClock()
+    presence = Presence(clock.now_ms, keep_idle_ms=KEEP_MS)
     presence.join("g", "first")
     presence.join("g", None)
     presence.receive("other", (_entry(second=True, spectators=2),), keep_ms=15_000)
@@ -41,32 +42,32 @@ def test_another_instances_players_and_spectators_count_until_its_report_expires
     assert presence.spectators("g") == 3
     assert presence.gone_for_ms("g", "second") is None
     assert presence.message("g") == PresenceChanged("g", None, True, True, 3)
-    clock.advance(14)
+    clock.jump(14 * 1000)
     assert presence.expire() == set()  # renewed in time: still there
-    clock.advance(1)
+    clock.jump(1 * 1000)
     assert presence.expire() == {"g"}  # the instance stopped beating (killed, say)
     assert not presence.online("g", "second")
     assert presence.spectators("g") == 1
-    clock.advance(5)
+    clock.jump(5 * 1000)
     assert presence.gone_for_ms("g", "second") == 5_000  # gone since the report expired
 
 
 def test_a_seat_counts_as_gone_since_its_latest_departure_anywhere():
-    clock = FakeClock()
-    presence = Presence(clock, keep_idle_ms=KEEP_MS)
+    clock = ManualClock()
+    presence = Presence(clock.now_ms, keep_idle_ms=KEEP_MS)
     presence.join("g", "first")
     presence.join("g", "second")
     presence.leave("g", "second")  # left here at t0
-    clock.advance(10)
-    left_there = clock.now - 4_000  # and from the other instance 6 s later
+    clock.jump(10 * 1000)
+    left_there = clock.now_ms() - 4_000  # and from the other instance 6 s later
     presence.receive("other", (_entry(second_left=left_there),), keep_ms=15_000)
     assert presence.gone_for_ms("g", "second") == 4_000
 
 
 def test_a_seat_never_seen_counts_from_when_the_first_instance_saw_the_game():
-    clock = FakeClock()
-    presence = Presence(clock, keep_idle_ms=KEEP_MS)
-    presence.receive("other", (_entry(first=True, seen=clock.now - 8_000),), keep_ms=15_000)
+    clock = ManualClock()
+    presence = Presence(clock.now_ms, keep_idle_ms=KEEP_MS)
+    presence.receive("other", (_entry(first=True, seen=clock.now_ms() - 8_000),), keep_ms=15_000)
     presence.join("g", "first")  # here too, later
     assert presence.gone_for_ms("g", "second") == 8_000
 
@@ -85,7 +86,7 @@ async def _turns() -> None:
 def test_a_crowd_forming_is_told_once_per_flush_not_once_per_spectator():
     async def scenario() -> tuple[int, int, PresenceChanged]:
         hub = LocalHub()
-        presence = Presence(FakeClock(), keep_idle_ms=KEEP_MS)
+        presence = Presence(ManualClock().now_ms, keep_idle_ms=KEEP_MS)
         presence.ply["g"] = 0
         feed = PresenceFeed(presence, hub, flush_ms=3_600_000)  # an hour: no timer fires
         async with hub.subscribe(game_channel("g")) as watcher:
@@ -112,16 +113,16 @@ def test_a_crowd_forming_is_told_once_per_flush_not_once_per_spectator():
 
 def test_reports_expire_after_missed_beats():
     async def scenario() -> None:
-        clock = FakeClock()
-        presence = Presence(clock, keep_idle_ms=KEEP_MS)
+        clock = ManualClock()
+        presence = Presence(clock.now_ms, keep_idle_ms=KEEP_MS)
         feed = PresenceFeed(presence, LocalHub(), flush_ms=0, beat_ms=5_000, instance="me")
         feed.received(PresenceReport("me", (_entry(first=True),)))  # its own: ignored
         assert not presence.online("g", "first")
         feed.received(PresenceReport("other", (_entry(first=True),)))
         assert presence.online("g", "first")
-        clock.advance(5 * MISSED_BEATS)
+        clock.jump(5 * MISSED_BEATS * 1000)
         assert presence.expire() == set()
-        clock.advance(5)
+        clock.jump(5 * 1000)
         assert presence.expire() == {"g"}
         await feed.stop()
 
@@ -185,7 +186,7 @@ def test_players_and_spectators_on_two_instances_see_each_other_and_claims_count
 
 def test_a_large_crowd_is_told_less_often():
     async def scenario() -> float:
-        presence = Presence(FakeClock(), keep_idle_ms=KEEP_MS)
+        presence = Presence(ManualClock().now_ms, keep_idle_ms=KEEP_MS)
         feed = PresenceFeed(presence, LocalHub(), flush_ms=1000)
         for _ in range(2000):
             feed.join("g", None)

@@ -13,7 +13,7 @@ from sqlalchemy import update
 from app.api.botmodels import GameStateEvent
 from app.models import Game
 from tests.app.botapi import MATE, Account, Lines, assert_error, challenge, check, services_of
-from tests.app.conftest import FakeClock, Player, move_at, receive, send, started_game
+from tests.app.conftest import Player, move_at, receive, send, started_game
 
 FAST = {"keepalive_seconds": 0.1}
 
@@ -198,11 +198,8 @@ def test_no_takeback_in_a_rated_game(client):
 
 
 # ---- the game socket -----------------------------------------------------------------------
-def test_the_socket_takeback_message_and_the_clocks(make_client):
+def test_the_socket_takeback_message_and_the_clocks(client, clock):
     """The running turn is not charged; nothing else is given back (as lichess)."""
-    client = make_client()
-    fake = FakeClock()
-    client.app.state.services.games.now = fake
     alice, bob = Player(client, "alice"), Player(client, "bob")
     game_id = started_game(alice, bob, clock={"minutes": 1, "increment": 2})
     with alice.socket(game_id) as a, bob.socket(game_id) as b:
@@ -212,10 +209,10 @@ def test_the_socket_takeback_message_and_the_clocks(make_client):
         move_at(b, 1)
         send(b, type="move", move=MATE[1], ply=1)
         at_two = move_at(a, 2)
-        fake.advance(10)  # first thinks 10 s: 60 - 10 + 2
+        clock.advance(10_000)  # first thinks 10 s: 60 - 10 + 2
         send(a, type="move", move=MATE[2], ply=2)
         assert move_at(b, 3)["clock"]["first"] == 52_000
-        fake.advance(7)  # second thinks 7 s, then first proposes
+        clock.advance(7_000)  # second thinks 7 s, then first proposes
         send(a, type="takeback", action="offer")
         offered = receive(b, "state")
         assert offered["game"]["takebackOffer"] == "first"
@@ -232,7 +229,7 @@ def test_the_socket_takeback_message_and_the_clocks(make_client):
     assert game["turn"] == "first"
     # Second's 7 s are not charged; first keeps the time it had after its move (52 s).
     assert (game["clock"]["first"], game["clock"]["second"]) == (52_000, 60_000)
-    fake.advance(4)
+    clock.advance(4_000)
     assert client.get(f"/api/game/{game_id}").json()["wtime"] == 48_000  # first's turn runs
 
 

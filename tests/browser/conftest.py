@@ -3,9 +3,6 @@ Chromium driven by Playwright (never a downloaded browser), a fresh context per 
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,6 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright import sync_api as playwright_sync
 
+from tests.apt import install_once
 from tests.server import Server, running
 
 if TYPE_CHECKING:
@@ -32,21 +30,10 @@ OUTPUT = Path(__file__).resolve().parents[1] / "output"
 
 def ensure_chromium() -> Path:
     """Debian's Chromium, installed with apt when missing and we may (root): no download."""
-    if CHROMIUM.exists():
-        return CHROMIUM
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        raise RuntimeError(
-            "no /usr/bin/chromium and no way to install it here: "
-            "install Debian's 'chromium' package"
-        )
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update"], check=True, env=env, capture_output=True)
-    subprocess.run(
-        ["apt-get", "install", "-y", "chromium"], check=True, env=env, capture_output=True
+    # With its recommended packages: the fonts a page needs to render come with them.
+    return install_once(
+        "chromium", lambda: CHROMIUM if CHROMIUM.exists() else None, recommends=True
     )
-    if not CHROMIUM.exists():
-        raise RuntimeError("apt-get installed chromium but /usr/bin/chromium is still missing")
-    return CHROMIUM
 
 
 @pytest.fixture(scope="session")
