@@ -25,9 +25,11 @@ from .body_limit import BodyLimit
 from .core.config import Settings, get_settings
 from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
+from .ratings.service import RatingsConsumer
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
 from .realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
 from .realtime.presence import Presence
+from .services import crash
 from .services.accounts import AccountService
 from .services.apilimits import ApiLimits
 from .services.builtin import BuiltinBots, local_url
@@ -37,6 +39,8 @@ from .services.crowd import PresenceFeed
 from .services.errors import ServiceError
 from .services.games import GameService, now_ms
 from .services.lobby import LobbyFeed
+from .services.outbox import OutboxConsumer
+from .services.playerstats import PlayerCounts
 from .services.quotas import OpenGamesPerAddress, SocketsPerAddress
 from .services.streams import EventStreams, GameEvents
 from .services.timekeeper import Timekeeper
@@ -71,6 +75,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         presence = Presence(now_ms, keep_idle_ms=round(grace_seconds * 1000))
         service.gone_for_ms = presence.gone_for_ms
         service.listeners.append(lambda game, _events: presence.changed(game.id, game.ply))
+        # What must happen once per ended game (docs/decisions.md, "Outbox"): consumed
+        # right after the change commits, and what a crash left, at start-up and by a sweep.
+        is_postgres = not settings.is_sqlite
+        outbox = OutboxConsumer(
+            sessions,
+            [PlayerCounts(is_postgres=is_postgres), RatingsConsumer(is_postgres=is_postgres)],
+            now_ms,
+        )
+        service.durable.append(outbox.committed)
+        if (point := crash.armed()) is not None:
+            log.warning("%s=%s: this process will die there (tests only)", crash.ENV, point)
+        await outbox.start()
         accounts = AccountService(sessions)
         services = Services(
             settings=settings,
@@ -79,7 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             presence=presence,
             identities=identities,
             timekeeper=Timekeeper(service),
-            lobby=LobbyFeed(service),
+            lobby=LobbyFeed(service, settings.lobby_interval_seconds),
             accounts=accounts,
             challenges=ChallengeService(sessions, service, accounts, hub, settings),
             game_events=GameEvents(service, hub),
@@ -98,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.services = services
         await services.crowd.start()
         await services.timekeeper.start()
+        await services.lobby.start()
         builtin = None
         if settings.builtin_bots:
             lease: Lease = (
@@ -115,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if builtin is not None:
                 await builtin.stop()
             await services.timekeeper.stop()
+            await outbox.stop()
             await services.crowd.stop()
             await services.lobby.stop()
             await services.game_events.stop()

@@ -154,9 +154,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, default=None, help="py-spy output (joins)")
     args = parser.parse_args(argv)
     print(f"# {machine()}; {args.spectators} spectators, {args.backend}")
-    with tempfile.TemporaryDirectory() as tmp, running_server(args.backend, Path(tmp)) as (
-        port,
-        target,
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        running_server(args.backend, Path(tmp)) as (
+            port,
+            target,
+        ),
     ):
         pids = [target.pid]
         found = run_async(run(port, pids, args))

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
+from ..domain.enums import GameStatus
 from ..domain.events import ChatPosted
 from ..identity import COOKIE
 from ..models import Game
@@ -24,7 +25,7 @@ from ..realtime.hub import CLOSING, RESYNC
 from ..realtime.presence import PresenceChanged
 from ..services.errors import ServiceError
 from ..services.games import GameService, Identity
-from ..services.updates import LOBBY_CHANNEL, GameUpdate, LobbyMessage
+from ..services.updates import GameUpdate
 from .auth import client_ip
 from .deps import Services
 from .viewer import Viewer, view_of
@@ -154,7 +155,7 @@ async def _send_state(
     me = None if who is None else {"id": who.id, "name": who.name}
     text = f'{{"type":"state","ply":{game.ply},"game":{await service.state_text(game)}'
     text += f',"me":{json.dumps(me, separators=(",", ":"), ensure_ascii=False)}'
-    if who is not None and who.id == game.creator_id and game.status == "created":
+    if who is not None and who.id == game.creator_id and game.status == GameStatus.CREATED:
         text += f',"invite":{json.dumps(game.invite_token)}'
     await conn.send(text + "}")
 
@@ -320,21 +321,10 @@ async def _lobby_socket(ws: WebSocket) -> None:
     await ws.accept()
     conn = Connection(ws)
     try:
-        async with services.hub.subscribe(LOBBY_CHANNEL) as sub:
-            await conn.send((await services.lobby.message()).text)
-
-            async def forward() -> None:
-                while True:
-                    message = await sub.get()
-                    if message is RESYNC:
-                        message = await services.lobby.message()
-                    if isinstance(message, LobbyMessage):
-                        await conn.send(message.text)
-
-            async def ignore() -> None:  # the lobby socket only listens: input is ignored
-                while (await ws.receive())["type"] != "websocket.disconnect":
-                    pass
-
-            await _serve(read=ignore(), write=forward())
+        # The feed sends (the whole lists, then changes); this task only reads, until the
+        # client leaves: the lobby socket ignores what a client sends.
+        async with services.lobby.watch(conn.send):
+            while (await ws.receive())["type"] != "websocket.disconnect":
+                pass
     except WebSocketDisconnect:
         pass

@@ -82,6 +82,8 @@ class Settings(BaseSettings):
     # Open seats nobody takes are cancelled after this long (a seek does not live forever).
     open_game_hours: float = 24.0
     max_message_bytes: int = 4096
+    # The lobby sockets get at most one update this often: a burst of changes becomes one.
+    lobby_interval_seconds: float = 0.25
     # Every HTTP request body, on every route (app/body_limit.py): larger is 413. The
     # server's bodies are a few short fields, well under 1 KB.
     max_body_bytes: int = 16_384

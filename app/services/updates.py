@@ -5,20 +5,19 @@ state after it), ``PresenceChanged`` (told by each instance to its own subscribe
 ``ChatPosted``; the presence channel carries ``PresenceReport`` (an instance's connections, for
 the others: app/services/crowd.py); a player's channel ``player:{id}``
 carries ``PlayerLine`` (a line of the bot API's event stream); the lobby channel carries
-``LobbyMessage``. Within one instance they are delivered as these objects; each encoding a
-subscriber needs (the browser protocol's text, a lichess NDJSON line) is made once per
-message, not once per subscriber (``GameUpdate.encoded``). ``HubCodec`` turns them into JSON
-text and back for the PostgreSQL hub, with the events' own types (pydantic validates them
-back into the dataclasses and enums).
+``LobbyChanged`` (each instance then reads the lists once itself: app/services/lobby.py).
+Within one instance they are delivered as these objects; each encoding a subscriber needs
+(the browser protocol's text, a lichess NDJSON line) is made once per message, not once per
+subscriber (``GameUpdate.encoded``). ``HubCodec`` turns them into JSON text and back for the
+PostgreSQL hub, with the events' own types (pydantic validates them back into the
+dataclasses and enums).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import TypeAdapter
@@ -78,17 +77,14 @@ class PlayerLine:
     data: dict[str, Any]
 
 
-@dataclass(eq=False)
-class LobbyMessage:
-    data: dict[str, Any]
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    """A game the lobby lists (or listed) was created, seated, started or ended."""
 
-    @cached_property
-    def text(self) -> str:
-        """The message as sent to every lobby socket (made once, not once a socket)."""
-        return json.dumps(self.data, separators=(",", ":"), ensure_ascii=False)
+    game_id: str
 
 
-HubMessage = GameUpdate | PresenceChanged | PresenceReport | ChatPosted | PlayerLine | LobbyMessage
+HubMessage = GameUpdate | PresenceChanged | PresenceReport | ChatPosted | PlayerLine | LobbyChanged
 
 
 # ---- across instances ------------------------------------------------------------------------
@@ -149,8 +145,8 @@ class HubCodec:
             data = {"k": "event", "e": event_json(message)}
         elif isinstance(message, PlayerLine):
             data = {"k": "player", "p": message.player_id, "d": message.data}
-        elif isinstance(message, LobbyMessage):
-            data = {"k": "lobby", "d": message.data}
+        elif isinstance(message, LobbyChanged):
+            data = {"k": "lobbyChanged", "g": message.game_id}
         else:
             raise TypeError(f"not a hub message: {message!r}")
         return data
@@ -177,6 +173,6 @@ class HubCodec:
             return event_of(data["e"])
         if kind == "player":
             return PlayerLine(data["p"], data["d"])
-        if kind == "lobby":
-            return LobbyMessage(data["d"])
+        if kind == "lobbyChanged":
+            return LobbyChanged(data["g"])
         raise ValueError(f"unknown hub message kind {kind!r}")

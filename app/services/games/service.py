@@ -4,17 +4,19 @@ abort, claims, and the server's own time-outs.
 Every change runs one transition (transitions.py) through the pipeline (pipeline.py), then
 tells its events: to the listeners of this process (the timekeeper, the lobby, the bot event
 streams, presence) and, as a ``GameUpdate`` with the state after it, on the game's hub channel
-(every socket and stream showing the game, on every instance).
+(every socket and stream showing the game, on every instance). A change with durable events
+(written to the outbox with it) first awaits the ``durable`` hooks (the outbox consumer).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +31,14 @@ from engine import EngineError, Side
 
 from ...core.config import Settings
 from ...domain.enums import ENDED, GameStatus
-from ...domain.events import GameCreated, GameEvent, GameStarted, MovePlayed, SeatTaken
+from ...domain.events import (
+    DURABLE,
+    GameCreated,
+    GameEvent,
+    GameStarted,
+    MovePlayed,
+    SeatTaken,
+)
 from ...domain.players import Identity
 from ...models import Game, Player
 from ...realtime.hub import LocalHub
@@ -41,6 +50,8 @@ from .pipeline import Change, Pipeline
 from .rules import MAX_CLOCK_MINUTES, MAX_INCREMENT_SECONDS, Positions, clock_ms_of, replay
 from .state import GameState, LiveState, Seats, live_state
 from .transitions import Transitions, seat_of
+
+log = logging.getLogger(__name__)
 
 
 def now_ms() -> int:
@@ -57,6 +68,16 @@ def _json(data: Any) -> str:
 
 # Called after every committed change, with the game and its events.
 Listener = Callable[[Game, Sequence[GameEvent]], None]
+# Awaited after a change with durable events committed, before anyone is told.
+DurableHook = Callable[[Game, Sequence[GameEvent]], Awaitable[None]]
+
+# Run in the transaction that inserts a started game (an accepted challenge flips its
+# status there): False rolls the insert back, so a game exists exactly when it was claimed.
+Claim = Callable[[AsyncSession], Awaitable[bool]]
+
+
+class _Unclaimed(Exception):
+    """The claim of a game's insert said no."""
 
 
 def too_many_open(whose: str, cap: int) -> ServiceError:
@@ -99,9 +120,11 @@ class GameService:
         # The move pipeline's reads and writes of game rows (not the ORM: see rows.py).
         # (The pipeline asks this service the time: a test may swap ``now``.)
         self.pipeline = Pipeline(
-            rows if rows is not None else rows_for(sessions.kw["bind"]), lambda: self.now()  # noqa: PLW0108 (a test may swap now)
+            rows if rows is not None else rows_for(sessions.kw["bind"]),
+            lambda: self.now(),  # noqa: PLW0108 (a test may swap now)
         )
         self.listeners: list[Listener] = []
+        self.durable: list[DurableHook] = []
         # Players' names never change: kept (the most recent) so that a socket opening on
         # a game costs no query for them. And the part of a game's full state that only
         # changes with its moves, seats or end, as JSON text: a crowd joining one game shares
@@ -237,10 +260,19 @@ class GameService:
         async with self.pipeline.serial(game_id):
             changed = await self.pipeline.run(game_id, change)
             if changed.events:
+                if any(isinstance(e, DURABLE) for e in changed.events):
+                    await self._durable(changed.game, changed.events)
                 await self._tell(changed.game, changed.events)
         if changed.error is not None:
             raise changed.error
         return changed.game
+
+    async def _durable(self, game: Game, events: Sequence[GameEvent]) -> None:
+        for hook in self.durable:
+            try:
+                await hook(game, events)
+            except Exception:  # the change stands; the outbox's sweep consumes it later
+                log.exception("a durable hook failed on game %s", game.id)
 
     async def _tell(self, game: Game, events: Sequence[GameEvent]) -> None:
         for listener in self.listeners:
@@ -313,10 +345,18 @@ class GameService:
             created_ms=now,
         )
 
-    async def _insert(self, game: Game, events: list[GameEvent]) -> Game:
+    async def _insert(
+        self, game: Game, events: list[GameEvent], claim: Claim | None = None
+    ) -> Game | None:
+        """Insert the game (None: ``claim`` said no, nothing was written) and tell its
+        events."""
         try:
             async with self.sessions() as session, session.begin():
+                if claim is not None and not await claim(session):
+                    raise _Unclaimed  # rolls the transaction back
                 session.add(game)
+        except _Unclaimed:
+            return None
         except IntegrityError:
             if game.first_id is None or game.first_id != game.second_id:
                 raise
@@ -368,7 +408,9 @@ class GameService:
         events: list[GameEvent] = [GameCreated(game.id, 0, who.id, new.public)]
         if new.color != "random":
             events.append(SeatTaken(game.id, 0, Side(new.color), who.id))
-        return await self._insert(game, events)
+        inserted = await self._insert(game, events)
+        assert inserted is not None  # no claim: always inserted
+        return inserted
 
     async def create_started(
         self,
@@ -383,9 +425,13 @@ class GameService:
         increment_ms: int,
         public: bool = True,
         initial_fen: str | None = None,
-    ) -> Game:
+        rated: bool = False,
+        claim: Claim | None = None,
+    ) -> Game | None:
         """A game whose two players are known (an accepted challenge): both seated and the
-        game started at once, under the given id (the challenge's)."""
+        game started at once, under the given id (the challenge's). With ``claim``, the
+        game is inserted in the same transaction as the claim, and only if it succeeds
+        (None otherwise)."""
         creator_side = Side.FIRST if creator.id == first.id else Side.SECOND
         game = self._new_game(
             game_id,
@@ -401,6 +447,7 @@ class GameService:
         await self.ensure_player(first)
         await self.ensure_player(second)
         game.first_id, game.second_id = first.id, second.id
+        game.rated = rated
         game.status = GameStatus.STARTED
         game.started_ms = game.turn_started_ms = game.created_ms
         events: list[GameEvent] = [
@@ -409,7 +456,7 @@ class GameService:
             SeatTaken(game.id, 0, Side.SECOND, second.id),
             GameStarted(game.id, 0, first.id, second.id),
         ]
-        return await self._insert(game, events)
+        return await self._insert(game, events, claim)
 
     async def still_open(self, game_ids: list[str]) -> list[str]:
         return await queries.still_open(self.sessions, game_ids)
