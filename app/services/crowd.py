@@ -75,14 +75,22 @@ class PresenceFeed:
         await self.hub.publish(PRESENCE_CHANNEL, PresenceReport(self.instance, (), hello=True))
 
     async def stop(self) -> None:
+        """Stop beating; the others hear this instance's last word (its sockets closed by
+        now: nobody here), not three missed beats later."""
         if self._flush is not None:
             self._flush.cancel()
             self._flush = None
-        for task in (*self._running, *self._tasks):
+        for task in self._running:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._running = []
+        if self.shared:
+            self.flush()
+            self.announce()
+        for task in tuple(self._tasks):
+            with contextlib.suppress(Exception):
+                await task
 
     # ---- this instance's views -----------------------------------------------------------
     def join(self, game_id: str, side: str | None) -> None:

@@ -208,7 +208,9 @@ class GameService:
         )
 
     async def state(self, game: Game) -> GameState:
-        """Everything a client shows: the full state, as sent on (re)connect."""
+        """Everything a client shows: the full state, as sent on (re)connect. (A field that
+        can change while the moves, seats and end stay the same must be in ``LiveState`` or
+        in ``state_text``'s key.)"""
         positions, movers = replay(game, positions=game.status in ENDED)
         state: GameState = {
             **self.live(game),
