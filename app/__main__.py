@@ -82,6 +82,7 @@ def main(argv: list[str] | None = None) -> None:
             host=settings.host,
             port=settings.port,
             ws_max_size=settings.max_message_bytes * 4,
+            ws_per_message_deflate=settings.ws_compression,
             log_level="info",
             # The app reads the proxy headers itself (app/api/origin.py ForwardedHeaders).
             proxy_headers=False,

@@ -25,11 +25,9 @@ from ..domain.events import ChatPosted, SeatTaken
 from ..domain.players import Identity
 from ..models import Game
 from ..realtime.hub import RESYNC, Subscription
-from ..services.streams import next_message
+from ..services.streams import next_message, streaming, wait_message
 from ..services.updates import GameUpdate, game_channel
 from .deps import Services
-
-FOREVER = 3600.0  # a wait with no keep-alive to send: one wake-up an hour costs nothing
 
 _detached: set[asyncio.Task[None]] = set()
 
@@ -45,9 +43,10 @@ class Viewer:
     async def next(self, keepalive: float | None = None) -> object | None:
         """The next message for this view (see the module's docstring)."""
         while True:
-            message = await next_message(self.sub, keepalive or FOREVER)
-            if message is None and keepalive is None:
-                continue
+            if not keepalive:  # nothing to send while quiet: no timer either
+                message = await wait_message(self.sub)
+            else:
+                message = await next_message(self.sub, keepalive)
             if isinstance(message, ChatPosted) and message.room == "player" and self.side is None:
                 continue  # the players' chat room is theirs only (docs/protocol.md, chat)
             if isinstance(message, GameUpdate) and self.side is None and self.who is not None:
@@ -79,6 +78,7 @@ async def view(
     presence = services.presence
     async with services.hub.subscribe(game_channel(game.id)) as sub:
         viewer = Viewer(services, game.id, who, side, sub)
+        streaming(sub)
         presence.ply[game.id] = game.ply
         presence.join(game.id, side)
         try:

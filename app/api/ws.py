@@ -53,8 +53,14 @@ class Connection:
         self._lock = asyncio.Lock()
 
     async def send(self, text: str) -> None:
-        async with self._lock, _client_gone():
-            await self.ws.send_text(text)
+        # (_client_gone's handling, inlined: this runs for every message of every socket)
+        async with self._lock:
+            try:
+                await self.ws.send_text(text)
+            except WebSocketDisconnect:
+                raise
+            except (OSError, RuntimeError, ConnectionClosed) as exc:
+                raise WebSocketDisconnect(1006) from exc
 
     async def send_json(self, data: dict[str, Any]) -> None:
         await self.send(json.dumps(data, separators=(",", ":")))

@@ -77,6 +77,10 @@ class Settings(BaseSettings):
     # Open seats nobody takes are cancelled after this long (a seek does not live forever).
     open_game_hours: float = 24.0
     max_message_bytes: int = 4096
+    # WebSocket compression (permessage-deflate) when a client offers it. Off: deflating
+    # every message for every socket (its context is per socket) cost ~10% of the server's
+    # CPU per move for messages of ~500 bytes (docs/benchmarks.md, "Pipeline").
+    ws_compression: bool = False
     # Every HTTP request body, on every route (app/body_limit.py): larger is 413. The
     # server's bodies are a few short fields, well under 1 KB.
     max_body_bytes: int = 16_384

@@ -261,7 +261,12 @@ class PostgresHub(LocalHub):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RECONNECT_MAX_S)
 
-    def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+    def _on_notify(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
+        sender = self._sender
+        if sender is not None and pid == sender.get_server_pid() and not sender.is_closed():
+            # Our own (PostgreSQL tells every listener, the sender's instance too): already
+            # delivered here, and not worth reading (a live backend's pid is unique).
+            return
         try:
             data = json.loads(payload)
         except ValueError:
