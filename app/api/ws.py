@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ..domain.events import ChatPosted
 from ..identity import COOKIE
+from ..jsontext import json_text
 from ..realtime.hub import CLOSING, RESYNC
 from ..realtime.presence import PresenceChanged
 from ..services.errors import ServiceError
@@ -184,7 +185,7 @@ async def _forward(
 
 
 def _text(data: Mapping[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return json_text(data)
 
 
 def update_text(update: GameUpdate) -> str:

@@ -24,6 +24,8 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
+from ..jsontext import json_text
+
 log = logging.getLogger(__name__)
 
 
@@ -168,11 +170,7 @@ class PostgresHub(LocalHub):
 
     async def publish(self, channel: str, message: object) -> None:
         self.deliver(channel, message)
-        payload = json.dumps(
-            {"i": self._instance, "c": channel, "m": self._codec.encode(message)},
-            separators=(",", ":"),
-            ensure_ascii=False,
-        )
+        payload = json_text({"i": self._instance, "c": channel, "m": self._codec.encode(message)})
         if len(payload.encode()) > NOTIFY_LIMIT:
             # Too big for NOTIFY: the other instances' subscribers ask for the full state.
             payload = self._resync_payload(channel)
