@@ -78,8 +78,8 @@ class Settings(BaseSettings):
     open_game_hours: float = 24.0
     max_message_bytes: int = 4096
     # WebSocket compression (permessage-deflate) when a client offers it. Off: deflating
-    # every message for every socket (its context is per socket) cost ~10% of the server's
-    # CPU per move for messages of ~500 bytes (docs/benchmarks.md, "Pipeline").
+    # every message for every socket (its context is per socket) cost 6-15% of the server's
+    # CPU per move for messages of ~500 bytes (docs/decisions.md, "Per-move CPU").
     ws_compression: bool = False
     # Every HTTP request body, on every route (app/body_limit.py): larger is 413. The
     # server's bodies are a few short fields, well under 1 KB.
