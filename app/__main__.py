@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
             ws_max_size=settings.max_message_bytes * 4,
             # No permessage-deflate: its zlib state is most of an idle socket's memory, and
             # each socket compresses every message itself (docs/decisions.md, "Socket memory").
-            ws_per_message_deflate=False,
+            ws_per_message_deflate=settings.ws_compression,
             log_level="info",
             # The app reads the proxy headers itself (app/api/origin.py ForwardedHeaders).
             proxy_headers=False,

@@ -19,6 +19,7 @@ Two loads, both printed:
     .venv/bin/python bench/server.py                                  # everything
     .venv/bin/python bench/server.py --games 50 --plies 20 --backends sqlite
     .venv/bin/python bench/server.py --backends postgres --profile /tmp/prof   # py-spy
+    .venv/bin/python bench/server.py --source /tmp/before    # another checkout's server
 
 Loopback only; every phase is bounded in count and time; the script stops by itself.
 """
@@ -399,8 +400,11 @@ def stop_process(proc: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def running_server(backend: str, workdir: Path) -> Iterator[tuple[int, Target]]:
-    """``python -m app serve`` on a fresh database of this backend, stopped afterwards."""
+def running_server(
+    backend: str, workdir: Path, source: Path | None = None
+) -> Iterator[tuple[int, Target]]:
+    """``python -m app serve`` on a fresh database of this backend, stopped afterwards;
+    ``source``: the app of that checkout instead of this one (a before/after comparison)."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -423,6 +427,8 @@ def running_server(backend: str, workdir: Path) -> Iterator[tuple[int, Target]]:
         KODAMA_RATELIMIT_MOVE_BURST="1000000",
         KODAMA_MAX_SOCKETS_PER_IP="1000000",
     )
+    if source is not None:  # ahead of this checkout's editable install
+        env["PYTHONPATH"] = str(source.resolve())
     pg: TempPostgres | None = None
     db_cpu: Callable[[], float] = float
     if backend == "postgres":
@@ -643,6 +649,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--timeout", type=float, default=300.0, help="per play phase, s (300)")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy output folder")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=None,
+        help="serve the app of this checkout (e.g. `git archive` of an earlier commit)",
+    )
     parser.add_argument("--relay-port", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -666,7 +678,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kodama-bench-") as tmp:
         workdir = Path(tmp)
         for backend in backends:
-            with running_server(backend, workdir) as (port, target):
+            with running_server(backend, workdir, args.source) as (port, target):
                 if args.warmup:  # connections, caches: not measured
                     warm = argparse.Namespace(
                         **{**vars(args), "games": min(20, args.games), "plies": 10}

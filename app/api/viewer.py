@@ -26,11 +26,9 @@ from ..domain.players import Identity
 from ..models import Game
 from ..realtime.hub import RESYNC, Subscription
 from ..services.games.transitions import seat_of
-from ..services.streams import next_message
+from ..services.streams import next_message, streaming, wait_message
 from ..services.updates import GameUpdate, game_channel
 from .deps import Services
-
-FOREVER = 3600.0  # a wait with no keep-alive to send: one wake-up an hour costs nothing
 
 
 @dataclass(eq=False)
@@ -44,9 +42,10 @@ class Viewer:
     async def next(self, keepalive: float | None = None) -> object | None:
         """The next message for this view (see the module's docstring)."""
         while True:
-            message = await next_message(self.sub, keepalive or FOREVER)
-            if message is None and keepalive is None:
-                continue
+            if not keepalive:  # nothing to send while quiet: no timer either
+                message = await wait_message(self.sub)
+            else:
+                message = await next_message(self.sub, keepalive)
             if isinstance(message, ChatPosted) and message.room == "player" and self.side is None:
                 continue  # the players' chat room is theirs only (docs/protocol.md, chat)
             if isinstance(message, GameUpdate) and self.side is None and self.who is not None:
@@ -97,6 +96,7 @@ async def view_of(
 async def _present(viewer: Viewer, game: Game) -> AsyncIterator[Viewer]:
     """The view's player (or spectator) counted as present while it lasts."""
     services = viewer.services
+    streaming(viewer.sub)  # ended by the server's shutdown (wait_message sets no timer)
     services.presence.ply[game.id] = game.ply
     # Told to the others later (a player's arrival at once, a spectator's coalesced); the
     # joiner gets the presence line now, after its first state. Nothing here awaits: a

@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from ..domain.enums import GameStatus
 from ..domain.events import ChatPosted
 from ..identity import COOKIE
+from ..jsontext import json_text
 from ..models import Game
 from ..realtime.hub import CLOSING, RESYNC
 from ..realtime.presence import PresenceChanged
@@ -55,8 +56,14 @@ class Connection:
         self._lock = asyncio.Lock()
 
     async def send(self, text: str) -> None:
-        async with self._lock, _client_gone():
-            await self.ws.send_text(text)
+        # (_client_gone's handling, inlined: this runs for every message of every socket)
+        async with self._lock:
+            try:
+                await self.ws.send_text(text)
+            except WebSocketDisconnect:
+                raise
+            except (OSError, RuntimeError, ConnectionClosed) as exc:
+                raise WebSocketDisconnect(1006) from exc
 
     async def send_json(self, data: dict[str, Any]) -> None:
         await self.send(json.dumps(data, separators=(",", ":")))
@@ -179,7 +186,7 @@ async def _forward(
 
 
 def _text(data: Mapping[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return json_text(data)
 
 
 def update_text(update: GameUpdate) -> str:

@@ -84,6 +84,10 @@ class Settings(BaseSettings):
     max_message_bytes: int = 4096
     # The lobby sockets get at most one update this often: a burst of changes becomes one.
     lobby_interval_seconds: float = 0.25
+    # WebSocket compression (permessage-deflate) when a client offers it. Off: deflating
+    # every message for every socket (its context is per socket) cost 6-15% of the server's
+    # CPU per move for messages of ~500 bytes (docs/decisions.md, "Per-move CPU").
+    ws_compression: bool = False
     # Every HTTP request body, on every route (app/body_limit.py): larger is 413. The
     # server's bodies are a few short fields, well under 1 KB.
     max_body_bytes: int = 16_384

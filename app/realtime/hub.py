@@ -24,6 +24,8 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
+from ..jsontext import json_text
+
 log = logging.getLogger(__name__)
 
 
@@ -172,11 +174,7 @@ class PostgresHub(LocalHub):
 
     async def publish(self, channel: str, message: object) -> None:
         self.deliver(channel, message)
-        payload = json.dumps(
-            {"i": self._instance, "c": channel, "m": self._codec.encode(message)},
-            separators=(",", ":"),
-            ensure_ascii=False,
-        )
+        payload = json_text({"i": self._instance, "c": channel, "m": self._codec.encode(message)})
         if len(payload.encode()) > NOTIFY_LIMIT:
             # Too big for NOTIFY: the other instances' subscribers ask for the full state.
             payload = self._resync_payload(channel)
@@ -265,7 +263,12 @@ class PostgresHub(LocalHub):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RECONNECT_MAX_S)
 
-    def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+    def _on_notify(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
+        sender = self._sender
+        if sender is not None and pid == sender.get_server_pid() and not sender.is_closed():
+            # Our own (PostgreSQL tells every listener, the sender's instance too): already
+            # delivered here, and not worth reading (a live backend's pid is unique).
+            return
         try:
             data = json.loads(payload)
         except ValueError:

@@ -335,6 +335,21 @@ def end_streams() -> None:
         sub.interrupt()
 
 
+def streaming(sub: Subscription) -> None:
+    """Count ``sub`` among the streams that ``end_streams`` ends (``wait_message``'s callers
+    register once; ``next_message`` registers on every call)."""
+    _streaming.add(sub)
+
+
+async def wait_message(sub: Subscription) -> object:
+    """The subscription's next message, however long it takes (no timer to arm and cancel:
+    the game socket sends no keep-alive of its own); ``CLOSING`` once the server is shutting
+    down. ``sub`` must have been registered with ``streaming``."""
+    if _closing and asyncio.get_running_loop() in _closing:
+        return CLOSING
+    return await sub.get()
+
+
 async def next_message(sub: Subscription, seconds: float) -> object | None:
     """The subscription's next message, or None after ``seconds`` of silence (keep-alive).
 
