@@ -82,6 +82,9 @@ def main(argv: list[str] | None = None) -> None:
             host=settings.host,
             port=settings.port,
             ws_max_size=settings.max_message_bytes * 4,
+            # No permessage-deflate: its zlib state is most of an idle socket's memory, and
+            # each socket compresses every message itself (docs/decisions.md, "Socket memory").
+            ws_per_message_deflate=False,
             log_level="info",
             # The app reads the proxy headers itself (app/api/origin.py ForwardedHeaders).
             proxy_headers=False,

@@ -26,16 +26,22 @@ from .core.config import Settings, get_settings
 from .core.time import Clock, SystemClock
 from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
+from .ratings.service import RatingsConsumer
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
+from .realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
 from .realtime.presence import Presence
+from .services import crash
 from .services.accounts import AccountService, Limits
 from .services.apilimits import ApiLimits
 from .services.builtin import BuiltinBots, local_url
 from .services.challenges import ChallengeService
 from .services.chat import Chat
+from .services.crowd import PresenceFeed
 from .services.errors import ServiceError
 from .services.games import GameService
 from .services.lobby import LobbyFeed
+from .services.outbox import OutboxConsumer
+from .services.playerstats import PlayerCounts
 from .services.quotas import OpenGamesPerAddress, SocketsPerAddress
 from .services.streams import EventStreams, GameEvents
 from .services.timekeeper import Timekeeper
@@ -74,6 +80,18 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         presence = Presence(clock.now_ms, keep_idle_ms=round(grace_seconds * 1000))
         service.gone_for_ms = presence.gone_for_ms
         service.listeners.append(lambda game, _events: presence.changed(game.id, game.ply))
+        # What must happen once per ended game (docs/decisions.md, "Outbox"): consumed
+        # right after the change commits, and what a crash left, at start-up and by a sweep.
+        is_postgres = not settings.is_sqlite
+        outbox = OutboxConsumer(
+            sessions,
+            [PlayerCounts(is_postgres=is_postgres), RatingsConsumer(is_postgres=is_postgres)],
+            clock.now_ms,
+        )
+        service.durable.append(outbox.committed)
+        if (point := crash.armed()) is not None:
+            log.warning("%s=%s: this process will die there (tests only)", crash.ENV, point)
+        await outbox.start()
         accounts = AccountService(
             sessions, clock_ms=clock.now_ms, limits=Limits.default(clock.monotonic)
         )
@@ -84,7 +102,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             presence=presence,
             identities=identities,
             timekeeper=Timekeeper(service, clock=clock),
-            lobby=LobbyFeed(service),
+            lobby=LobbyFeed(service, settings.lobby_interval_seconds, sleep=clock.sleep),
             accounts=accounts,
             challenges=ChallengeService(sessions, service, accounts, hub, settings),
             game_events=GameEvents(service, hub),
@@ -93,12 +111,27 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             sockets=SocketsPerAddress(settings.max_sockets_per_ip),
             open_games=OpenGamesPerAddress(settings.max_open_games_per_ip, service.still_open),
             chat=Chat(sessions, hub),
+            crowd=PresenceFeed(
+                presence,
+                hub,
+                flush_ms=round(settings.presence_flush_seconds * 1000),
+                beat_ms=round(settings.presence_beat_seconds * 1000),
+            ),
         )
         app.state.services = services
+        await services.crowd.start()
         await services.timekeeper.start()
+        await services.lobby.start()
         builtin = None
         if settings.builtin_bots:
-            builtin = BuiltinBots(accounts, local_url(settings.host, settings.port))
+            lease: Lease = (
+                SoleHolder()
+                if settings.is_sqlite
+                else AdvisoryLease(
+                    asyncpg_dsn(url), BUILTIN_BOTS_LOCK, settings.builtin_lease_retry_seconds
+                )
+            )
+            builtin = BuiltinBots(accounts, local_url(settings.host, settings.port), lease=lease)
             await builtin.start()
         try:
             yield
@@ -106,6 +139,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             if builtin is not None:
                 await builtin.stop()
             await services.timekeeper.stop()
+            await outbox.stop()
+            await services.crowd.stop()
             await services.lobby.stop()
             await services.game_events.stop()
             await hub.stop()

@@ -13,11 +13,13 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     CheckConstraint,
+    Float,
     ForeignKey,
     Index,
     Integer,
     String,
     Text,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -88,8 +90,10 @@ class Game(Base):
     started_ms: Mapped[int | None] = mapped_column(BigInteger)
     finished_ms: Mapped[int | None] = mapped_column(BigInteger)
 
-    # Every UPDATE says "WHERE ply = <the ply read>": a change that lost a race to another
-    # matches no row and fails (StaleDataError) instead of overwriting it.
+    # The move pipeline never writes games through the ORM: services/rows.py updates a game
+    # only if every column still holds what was read (compare-and-set). Should an ORM UPDATE of
+    # a game ever be written, the version column makes it say "WHERE ply = <the ply read>",
+    # so one that lost a race fails (StaleDataError) instead of overwriting.
     __mapper_args__ = {"version_id_col": ply, "version_id_generator": False}  # noqa: RUF012
 
 
@@ -156,3 +160,72 @@ class ChatLine(Base):
     username: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(140))
     created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class OutboxEntry(Base):
+    """An event that must be acted on exactly once (app/domain/events.py ``DURABLE``),
+    written in the same transaction as the change of the game that made it, and marked
+    consumed by the transaction that acts on it (app/services/outbox.py)."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        # The sweep's query: what is left to consume (a handful of rows at any time).
+        Index(
+            "ix_outbox_unconsumed",
+            "created_ms",
+            postgresql_where=text("consumed_ms IS NULL"),
+            sqlite_where=text("consumed_ms IS NULL"),
+        ),
+    )
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, … in each game
+    kind: Mapped[str] = mapped_column(String(32))  # a stable slug: "gameEnded"
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)  # the event's fields
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    consumed_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+
+
+class PlayerStats(Base):
+    """A player's finished games (aborted ones and those never started not counted): kept
+    by the outbox's consumer of ``GameEnded``, one row per player who has finished one."""
+
+    __tablename__ = "player_stats"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    lost: Mapped[int] = mapped_column(Integer, default=0)
+    drawn: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PlayerRating(Base):
+    """A player's Glicko-2 rating in one game (app/ratings/glicko2.py), as of its last rated
+    game (``rated_ms``): the idle days since are applied when it is read or used. Kept by
+    the outbox's consumer of ``GameEnded``; no row: the default rating."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)  # rated games played in this game
+    rated_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class RatingChange(Base):
+    """What one rated game did to one player's rating: the history (profiles, charts) and
+    the ``ratingDiff`` of the end panel and the bot API."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_player", "player_id", "variant", "at_ms"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)  # after the game
+    at_ms: Mapped[int] = mapped_column(BigInteger)

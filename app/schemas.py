@@ -28,11 +28,23 @@ class CreateGameIn(BaseModel):
     public: bool = Field(default=True, description="listed in the lobby for anyone to join")
 
 
+class CountOut(BaseModel):
+    """A player's games, in lichess's ``count`` shape (the fields that apply here)."""
+
+    all: int = Field(description="games finished, aborted ones (and noStart) not counted")
+    rated: int = Field(description="0: there are no rated games yet")
+    win: int
+    loss: int
+    draw: int
+    playing: int = Field(description="games being played now")
+
+
 class PlayerOut(BaseModel):
     id: str
     name: str
     username: str | None = Field(default=None, description="only for a registered account")
     title: str | None = Field(default=None, description='"BOT" for a bot account')
+    count: CountOut | None = Field(default=None, description="GET /api/me only")
 
 
 class GameCreatedOut(BaseModel):

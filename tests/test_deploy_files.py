@@ -22,6 +22,15 @@ from app.core.config import KNOWN_PLACEHOLDER_SECRETS, Settings
 ROOT = Path(__file__).resolve().parent.parent
 # What `pip install -e .` needs, and what the app reads beside its package at run time.
 NEEDED = ("pyproject.toml", "README.md", "engine", "app", "bots", "migrations", "static")
+NGINX_CONF = ROOT / "deploy" / "nginx" / "kodama.conf"
+
+
+def nginx_block(head: str) -> str:
+    """The body of the block ``head { ... }`` of the nginx config (no nested blocks)."""
+    text = NGINX_CONF.read_text(encoding="utf-8")
+    match = re.search(re.escape(head) + r"\s*\{([^}]*)\}", text)
+    assert match is not None, f"no {head!r} block in {NGINX_CONF}"
+    return match.group(1)
 
 
 def dockerfile() -> list[tuple[str, str]]:
@@ -201,12 +210,65 @@ def test_compose_app_is_this_image_started_after_the_database_is_healthy() -> No
     assert "command" not in app  # the image's CMD: serve, which migrates first
 
 
-def test_compose_publishes_the_port_the_image_serves() -> None:
+def test_compose_app_can_be_scaled_behind_the_proxy() -> None:
     app = compose()["services"]["app"]
     (exposed,) = args_of("EXPOSE")
-    container_ports = [str(p).rsplit(":", 1)[-1].split("/")[0] for p in app["ports"]]
-    assert exposed in container_ports
-    assert f"{exposed}:{exposed}" in [str(p) for p in app["ports"]]
+    # `docker compose up --scale app=3`: no fixed host port nor name to clash.
+    assert "ports" not in app and "container_name" not in app
+    assert [str(p) for p in app["expose"]] == [exposed]
+
+
+def test_compose_proxy_publishes_the_port_and_runs_the_repositorys_nginx_config() -> None:
+    proxy = compose()["services"]["proxy"]
+    assert str(proxy["image"]).startswith("nginx")
+    assert "8000:80" in [str(p) for p in proxy["ports"]]
+    source, target, *_ = proxy["volumes"][0].split(":")
+    assert (ROOT / source).resolve() == NGINX_CONF
+    assert target.startswith("/etc/nginx/conf.d/")
+    (exposed,) = args_of("EXPOSE")
+    for upstream in ("kodama", "kodama_games"):
+        assert re.findall(r"server\s+([^;\s]+)", nginx_block(f"upstream {upstream}")) == [
+            f"app:{exposed}"
+        ]
+
+
+def test_the_app_trusts_forwarded_headers_from_the_proxy_only() -> None:
+    data = compose()
+    env = environment(data["services"]["app"])
+    proxy_address = data["services"]["proxy"]["networks"]["kodama"]["ipv4_address"]
+    assert env["FORWARDED_ALLOW_IPS"] == proxy_address  # never "*"
+    conf = NGINX_CONF.read_text(encoding="utf-8")
+    # What app/api/origin.py reads: the Host and scheme of the site, and the hop nginx adds
+    # (uvicorn's rule: the last address not a trusted proxy's).
+    assert "proxy_set_header Host $http_host;" in conf
+    assert "proxy_set_header X-Forwarded-Proto $scheme;" in conf
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in conf
+
+
+def test_nginx_routes_a_games_socket_and_streams_by_a_hash_of_its_id() -> None:
+    assert "hash $game_id consistent;" in nginx_block("upstream kodama_games")
+    conf = NGINX_CONF.read_text(encoding="utf-8")
+    hashed = {
+        pattern: body
+        for pattern, body in re.findall(r"location ~ (\S+) \{([^}]*)\}", conf)
+        if "kodama_games" in body
+    }
+    for prefix in ("/ws/game/", "/api/bot/game/stream/", "/api/board/game/stream/"):
+        path = prefix + "Ab3_x-9Z"
+        (pattern,) = [p for p in hashed if re.fullmatch(p.replace("?<", "?P<"), path)]
+        match = re.fullmatch(pattern.replace("?<", "?P<"), path)
+        assert match is not None and match["game_id"] == "Ab3_x-9Z"
+        assert "proxy_read_timeout 1h;" in hashed[pattern]  # streams and sockets stay open
+    assert not any(re.fullmatch(p.replace("?<", "?P<"), "/api/games") for p in hashed)
+    # WebSockets pass through, NDJSON lines are not held back.
+    assert "proxy_set_header Upgrade $http_upgrade;" in conf
+    assert "proxy_set_header Connection $connection_upgrade;" in conf
+    assert "proxy_buffering off;" in conf
+
+
+def test_nginx_lets_through_every_body_the_app_accepts() -> None:
+    (limit,) = re.findall(r"client_max_body_size (\d+)k;", NGINX_CONF.read_text())
+    assert int(limit) * 1024 > Settings().max_body_bytes
 
 
 def test_compose_sets_only_variables_the_settings_read() -> None:

@@ -11,17 +11,17 @@ from fastapi.security import APIKeyCookie
 from ..core.config import Settings
 from ..identity import COOKIE, Identities
 from ..realtime.hub import LocalHub
-from ..realtime.presence import Presence, PresenceChanged
+from ..realtime.presence import Presence
 from ..services.accounts import AccountService
 from ..services.apilimits import ApiLimits
 from ..services.challenges import ChallengeService
 from ..services.chat import Chat
+from ..services.crowd import PresenceFeed
 from ..services.games import GameService, Identity
 from ..services.lobby import LobbyFeed
 from ..services.quotas import OpenGamesPerAddress, SocketsPerAddress
 from ..services.streams import EventStreams, GameEvents
 from ..services.timekeeper import Timekeeper
-from ..services.updates import game_channel
 
 
 @dataclass
@@ -43,11 +43,8 @@ class Services:
     sockets: SocketsPerAddress
     open_games: OpenGamesPerAddress
     chat: Chat
-
-    async def publish_presence(self, game_id: str, message: PresenceChanged | None = None) -> None:
-        if message is None:
-            message = self.presence.message(game_id)
-        await self.hub.publish(game_channel(game_id), message)
+    # Presence told to the sockets (coalesced) and carried across instances.
+    crowd: PresenceFeed
 
 
 def get_services(request: Request) -> Services:

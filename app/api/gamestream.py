@@ -12,7 +12,7 @@ from typing import Any
 from engine import Side
 
 from ..db import uncancelled
-from ..domain.enums import ENDED
+from ..domain.enums import ENDED, GameStatus
 from ..domain.events import ChatPosted
 from ..models import Game
 from ..realtime.hub import CLOSING, RESYNC
@@ -82,7 +82,7 @@ async def follow(
         seen = _key(state)
         opponent = None if side is None else side.other
         away = opponent is not None and not services.presence.online(game.id, opponent)
-        if away and opponent is not None and state["status"] == "started":
+        if away and opponent is not None and state["status"] == GameStatus.STARTED:
             yield line(opponent_gone(services, game, opponent, state["ply"]))
         while True:
             message = await viewer.next(keepalive)

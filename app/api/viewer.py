@@ -4,8 +4,9 @@ subscription.
 
 A view subscribes to the game's hub channel before it reads the game (no change can fall
 between the two), counts as its player connected (or as a spectator) while it lasts, and
-hands its owner typed messages: ``GameUpdate``, ``PresenceChanged`` and ``ChatPosted`` as
-published, ``RESYNC`` when messages were lost (a slow reader, an outage: read the whole state
+hands its owner typed messages: ``GameUpdate`` and ``ChatPosted`` as published,
+``PresenceChanged`` (its own arrival first, then the game's presence as app/services/crowd.py
+tells it), ``RESYNC`` when messages were lost (a slow reader, an outage: read the whole state
 again), ``CLOSING`` when the server shuts down, None after a quiet period (a keep-alive).
 The players' chat room never reaches a spectator. A watcher who gets a seat (a random-colour
 creator, once someone joins) becomes that player here.
@@ -13,7 +14,6 @@ creator, once someone joins) becomes that player here.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -25,13 +25,12 @@ from ..domain.events import ChatPosted, SeatTaken
 from ..domain.players import Identity
 from ..models import Game
 from ..realtime.hub import RESYNC, Subscription
+from ..services.games.transitions import seat_of
 from ..services.streams import next_message
 from ..services.updates import GameUpdate, game_channel
 from .deps import Services
 
 FOREVER = 3600.0  # a wait with no keep-alive to send: one wake-up an hour costs nothing
-
-_detached: set[asyncio.Task[None]] = set()
 
 
 @dataclass(eq=False)
@@ -59,11 +58,8 @@ class Viewer:
         assert self.who is not None
         for event in update.events:
             if isinstance(event, SeatTaken) and event.player_id == self.who.id:
-                presence = self.services.presence
-                presence.leave(self.game_id, None)
-                presence.join(self.game_id, event.side)
+                self.services.crowd.seated(self.game_id, event.side)
                 self.side = event.side
-                await self.services.publish_presence(self.game_id)
                 return
 
     async def game(self) -> Game:
@@ -76,24 +72,41 @@ async def view(
 ) -> AsyncIterator[Viewer]:
     """A view of ``game`` (already read once: it exists) by ``who`` in ``side``; the first
     state is to be read through ``Viewer.game`` after entering (subscribed by then)."""
-    presence = services.presence
-    async with services.hub.subscribe(game_channel(game.id)) as sub:
-        viewer = Viewer(services, game.id, who, side, sub)
-        presence.ply[game.id] = game.ply
-        presence.join(game.id, side)
-        try:
-            await services.publish_presence(game.id)
-            yield viewer
-        finally:
-            presence.leave(game.id, viewer.side)
-            message = presence.message(game.id)
-            presence.forget_if_idle(game.id)
-            # Detached: the view's task may be cancelled (shutdown, a client gone) right now.
-            task = asyncio.get_running_loop().create_task(
-                services.publish_presence(game.id, message)
-            )
-            _detached.add(task)
-            task.add_done_callback(_detached.discard)
+    async with (
+        services.hub.subscribe(game_channel(game.id)) as sub,
+        _present(Viewer(services, game.id, who, side, sub), game) as viewer,
+    ):
+        yield viewer
 
 
-__all__ = ["RESYNC", "Viewer", "view"]
+@contextlib.asynccontextmanager
+async def view_of(
+    services: Services, game_id: str, who: Identity | None
+) -> AsyncIterator[tuple[Viewer, Game]]:
+    """A view of a game by ``who`` in their seat (a spectator without one), and the game as
+    read once subscribed: its first state (one read of the game per view, not two).
+    ``ServiceError`` (``game.not_found``) if there is no such game."""
+    async with services.hub.subscribe(game_channel(game_id)) as sub:
+        game = await uncancelled(services.games.get_shared(game_id))
+        side = None if who is None else seat_of(game, who.id)
+        async with _present(Viewer(services, game.id, who, side, sub), game) as viewer:
+            yield viewer, game
+
+
+@contextlib.asynccontextmanager
+async def _present(viewer: Viewer, game: Game) -> AsyncIterator[Viewer]:
+    """The view's player (or spectator) counted as present while it lasts."""
+    services = viewer.services
+    services.presence.ply[game.id] = game.ply
+    # Told to the others later (a player's arrival at once, a spectator's coalesced); the
+    # joiner gets the presence line now, after its first state. Nothing here awaits: a
+    # view's task may be cancelled (shutdown, a client gone) at any moment.
+    services.crowd.join(game.id, viewer.side)
+    viewer.sub.deliver(services.presence.message(game.id))
+    try:
+        yield viewer
+    finally:
+        services.crowd.leave(game.id, viewer.side)
+
+
+__all__ = ["RESYNC", "Viewer", "view", "view_of"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import AsyncIterator, Coroutine, Mapping
@@ -16,17 +17,18 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
+from ..domain.enums import GameStatus
 from ..domain.events import ChatPosted
 from ..identity import COOKIE
+from ..models import Game
 from ..realtime.hub import CLOSING, RESYNC
 from ..realtime.presence import PresenceChanged
 from ..services.errors import ServiceError
 from ..services.games import GameService, Identity
-from ..services.games.state import StateMessage
-from ..services.updates import LOBBY_CHANNEL, GameUpdate, LobbyMessage
+from ..services.updates import GameUpdate
 from .auth import client_ip
 from .deps import Services
-from .viewer import Viewer, view
+from .viewer import Viewer, view_of
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -117,22 +119,18 @@ async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
     await ws.accept()
     conn = Connection(ws)
     try:
-        game = await service.get(game_id)
-    except ServiceError as exc:
-        with contextlib.suppress(WebSocketDisconnect):
-            await conn.send_json(_error(exc.code, exc.message, None))
-            await conn.close(4404)
-        return
-    side = None if who is None else service.seat_of(game, who.id)
-    try:
-        async with view(services, game, who, side) as viewer:
-            await _send_state(conn, service, game.id, who)
+        async with view_of(services, game_id, who) as (viewer, game):
+            await _send_state(conn, service, game, who)
             await _serve(
                 read=_read(conn, services, game.id, who, address),
                 write=_forward(conn, viewer, service, who),
             )
     except WebSocketDisconnect:
         pass
+    except ServiceError as exc:  # no such game (the view's one read)
+        with contextlib.suppress(WebSocketDisconnect):
+            await conn.send_json(_error(exc.code, exc.message, None))
+            await conn.close(4404)
 
 
 async def _serve(read: Coroutine[Any, Any, None], write: Coroutine[Any, Any, None]) -> None:
@@ -148,15 +146,18 @@ async def _serve(read: Coroutine[Any, Any, None], write: Coroutine[Any, Any, Non
 
 
 async def _send_state(
-    conn: Connection, service: GameService, game_id: str, who: Identity | None
+    conn: Connection, service: GameService, game: Game | str, who: Identity | None
 ) -> None:
-    game = await service.get(game_id)
-    state = await service.state(game)
+    """The ``state`` message (``StateMessage``) of ``game``, or of the game read now."""
+    if isinstance(game, str):
+        game = await service.get(game)
+    # Made from the state's text (kept for a crowd joining one game): the same JSON.
     me = None if who is None else {"id": who.id, "name": who.name}
-    message: StateMessage = {"type": "state", "ply": game.ply, "game": state, "me": me}
-    if who is not None and who.id == game.creator_id and game.status == "created":
-        message["invite"] = game.invite_token
-    await conn.send(_text(message))
+    text = f'{{"type":"state","ply":{game.ply},"game":{await service.state_text(game)}'
+    text += f',"me":{json.dumps(me, separators=(",", ":"), ensure_ascii=False)}'
+    if who is not None and who.id == game.creator_id and game.status == GameStatus.CREATED:
+        text += f',"invite":{json.dumps(game.invite_token)}'
+    await conn.send(text + "}")
 
 
 async def _forward(
@@ -191,6 +192,7 @@ def update_text(update: GameUpdate) -> str:
     return _text({"type": "state", "ply": update.ply, "game": state})
 
 
+@functools.lru_cache(maxsize=1024)  # one text per message, not one per socket of a crowd
 def presence_text(message: PresenceChanged) -> str:
     online = {"first": message.first, "second": message.second}
     data = {"type": "presence", "ply": message.ply, "online": online}
@@ -319,21 +321,10 @@ async def _lobby_socket(ws: WebSocket) -> None:
     await ws.accept()
     conn = Connection(ws)
     try:
-        async with services.hub.subscribe(LOBBY_CHANNEL) as sub:
-            await conn.send((await services.lobby.message()).text)
-
-            async def forward() -> None:
-                while True:
-                    message = await sub.get()
-                    if message is RESYNC:
-                        message = await services.lobby.message()
-                    if isinstance(message, LobbyMessage):
-                        await conn.send(message.text)
-
-            async def ignore() -> None:  # the lobby socket only listens: input is ignored
-                while (await ws.receive())["type"] != "websocket.disconnect":
-                    pass
-
-            await _serve(read=ignore(), write=forward())
+        # The feed sends (the whole lists, then changes); this task only reads, until the
+        # client leaves: the lobby socket ignores what a client sends.
+        async with services.lobby.watch(conn.send):
+            while (await ws.receive())["type"] != "websocket.disconnect":
+                pass
     except WebSocketDisconnect:
         pass

@@ -74,9 +74,16 @@ class Settings(BaseSettings):
     # shorter for a player who has not moved yet in the game.
     gone_seconds: float = 30.0
     gone_unmoved_seconds: float = 15.0
+    # Spectators coming and going are told to a game's sockets at most this often (players'
+    # arrivals and departures at once); instances report their connections to each other
+    # at least every presence_beat_seconds, and forget a report not renewed for 3 beats.
+    presence_flush_seconds: float = 1.0
+    presence_beat_seconds: float = 5.0
     # Open seats nobody takes are cancelled after this long (a seek does not live forever).
     open_game_hours: float = 24.0
     max_message_bytes: int = 4096
+    # The lobby sockets get at most one update this often: a burst of changes becomes one.
+    lobby_interval_seconds: float = 0.25
     # Every HTTP request body, on every route (app/body_limit.py): larger is 413. The
     # server's bodies are a few short fields, well under 1 KB.
     max_body_bytes: int = 16_384
@@ -92,6 +99,9 @@ class Settings(BaseSettings):
     # The built-in computer opponents (kodama-random … kodama-hard, app/services/builtin.py).
     # Unset: on for `python -m app serve`, off for an app built otherwise (tests, benches).
     builtin_bots: bool | None = None
+    # One instance per database runs them (a PostgreSQL advisory lock); the others try to
+    # take over this often, and the holder checks its lock's connection as often.
+    builtin_lease_retry_seconds: float = 5.0
 
     # ---- the bot API (docs/api.md) ----
     # NDJSON streams send an empty line this often, so that proxies and clients keep them open.

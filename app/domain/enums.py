@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from engine import RuleReason, Side
 
-__all__ = ["ENDED", "EndReason", "GameStatus", "RuleReason", "Side"]
+__all__ = ["ENDED", "ChallengeStatus", "EndReason", "GameStatus", "RuleReason", "Side"]
 
 
 class GameStatus(StrEnum):
@@ -57,3 +57,13 @@ class EndReason(StrEnum):
     @classmethod
     def of(cls, reason: RuleReason) -> EndReason:
         return cls(reason.value)
+
+
+class ChallengeStatus(StrEnum):
+    """A challenge's status, as lichess names them."""
+
+    CREATED = "created"  # waiting for an answer
+    ACCEPTED = "accepted"  # its game exists (same id)
+    DECLINED = "declined"
+    CANCELED = "canceled"
+    EXPIRED = "expired"  # nobody answered in time

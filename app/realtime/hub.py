@@ -92,6 +92,8 @@ class Subscription:
 class LocalHub:
     """In-process channels."""
 
+    shared = False  # whether other instances see what is published here
+
     def __init__(self) -> None:
         self._channels: dict[str, set[Subscription]] = {}
 
@@ -128,6 +130,8 @@ class PostgresHub(LocalHub):
     Local subscribers get a message at once, in publishing order (never after a state a socket
     was sent later); NOTIFY carries it to the other instances, which each ignore their own.
     """
+
+    shared = True
 
     def __init__(self, dsn: str, codec: Codec) -> None:
         super().__init__()

@@ -209,12 +209,6 @@ class AccountService:
     def _bad_credentials() -> ServiceError:
         return ServiceError("auth.bad_credentials", "wrong username or password", 401)
 
-    async def has_played(self, player_id: str) -> bool:
-        """Whether the player has sat in a game that started (finished ones included)."""
-        async with self.sessions() as session:
-            stmt = select(self._played(player_id))
-            return bool((await session.execute(stmt)).scalar())
-
     @staticmethod
     def _played(player_id: str) -> Exists:
         return exists().where(

@@ -6,6 +6,9 @@ fresh one each, and starts ``python -m bots.builtin`` with the tokens in its env
 process plays through the public bot API like any other bot, so the API is exercised for real.
 If it dies it is restarted with backoff; on shutdown its standard input is closed (its signal
 to exit, which also fires if the server is killed) and it is terminated if it lingers.
+
+However many instances share the database, one runs the bots: the one holding the lease
+(app/realtime/lease.py, a PostgreSQL advisory lock); the others wait to take over.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from ..realtime.lease import Lease, SoleHolder
 from .accounts import BOT, AccountService
 from .errors import ServiceError
 
@@ -63,8 +67,11 @@ class BuiltinBots:
         *,
         levels: Sequence[str] = LEVELS,
         command: Sequence[str] | None = None,
+        lease: Lease | None = None,
     ) -> None:
         self.accounts = accounts
+        self.lease: Lease = lease or SoleHolder()
+        self.holding = False  # this instance holds the lease (and runs the bots)
         self.server_url = server_url
         self.levels = tuple(levels)
         self.command = list(
@@ -77,7 +84,7 @@ class BuiltinBots:
 
     async def start(self) -> None:
         """Begins in the background: the server does not wait for the accounts or the bots."""
-        self._task = asyncio.get_running_loop().create_task(self._supervise())
+        self._task = asyncio.get_running_loop().create_task(self._while_holding())
 
     async def stop(self) -> None:
         self._stopping = True
@@ -86,6 +93,27 @@ class BuiltinBots:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         await self._end_process()
+        await self.lease.release()
+
+    async def _while_holding(self) -> None:
+        """Run the bots while this instance holds the lease; wait for it again if lost."""
+        while not self._stopping:
+            await self.lease.acquire()
+            self.holding = True
+            log.info("this instance runs the built-in bots (it holds their lease)")
+            loop = asyncio.get_running_loop()
+            supervising = loop.create_task(self._supervise())
+            losing = loop.create_task(self.lease.lost())
+            try:
+                await asyncio.wait((supervising, losing), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in (supervising, losing):
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+                self.holding = False
+                await self._end_process()
+            log.warning("lost the built-in bots' lease: waiting to hold it again")
 
     # ---- the accounts --------------------------------------------------------------------
     async def ensure_accounts(self) -> dict[str, str]:

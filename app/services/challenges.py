@@ -25,6 +25,7 @@ import engine
 from engine import EngineError
 
 from ..core.config import Settings
+from ..domain.enums import ChallengeStatus, GameStatus
 from ..models import Challenge, Game, Player
 from ..realtime.hub import LocalHub
 from .accounts import AccountService
@@ -51,7 +52,7 @@ from .updates import PlayerLine, player_channel
 
 log = logging.getLogger(__name__)
 
-STATUSES = ("created", "accepted", "declined", "canceled", "expired")
+STATUSES = tuple(ChallengeStatus)
 COLORS = ("white", "black", "random")
 # lichess's decline reasons and their sentences.
 DECLINE_REASONS = {
@@ -231,8 +232,8 @@ class ChallengeService:
             found = await session.get(Challenge, challenge_id)
         if found is None:
             raise ServiceError("challenge.not_found", f"no challenge {challenge_id!r}", 404)
-        if found.status == "created" and found.created_ms < self._cutoff():
-            await self._set_status(found.id, "expired")
+        if found.status == ChallengeStatus.CREATED and found.created_ms < self._cutoff():
+            await self._set_status(found.id, ChallengeStatus.EXPIRED)
             return await self.get(challenge_id)
         return found
 
@@ -243,7 +244,7 @@ class ChallengeService:
                 await session.execute(
                     select(Challenge)
                     .where(
-                        Challenge.status == "created",
+                        Challenge.status == ChallengeStatus.CREATED,
                         Challenge.created_ms >= self._cutoff(),
                         or_(Challenge.dest_id == player_id, Challenge.challenger_id == player_id),
                     )
@@ -304,11 +305,11 @@ class ChallengeService:
             data["name"] = challenge.name
         if direction is not None:
             data["direction"] = direction
-        if challenge.status == "declined":
+        if challenge.status == ChallengeStatus.DECLINED:
             reason = challenge.decline_reason or "generic"
             data["declineReasonKey"] = reason
             data["declineReason"] = DECLINE_REASONS.get(reason, DECLINE_REASONS["generic"])
-        if challenge.status == "accepted":
+        if challenge.status == ChallengeStatus.ACCEPTED:
             data["gameId"] = challenge.id
             data["gameUrl"] = f"{base_url}/game/{challenge.id}"
         if challenge.dest_id is None:
@@ -368,7 +369,7 @@ class ChallengeService:
             color=terms.color,
             final_color=None,
             rated=False,
-            status="created",
+            status=ChallengeStatus.CREATED,
             decline_reason=None,
             open_white_id=None,
             open_black_id=None,
@@ -394,7 +395,7 @@ class ChallengeService:
         async with self.sessions() as session, session.begin():
             result = await session.execute(
                 update(Challenge)
-                .where(Challenge.id == challenge_id, Challenge.status == "created")
+                .where(Challenge.id == challenge_id, Challenge.status == ChallengeStatus.CREATED)
                 .values(status=status, updated_ms=self.games.now(), **values)
             )
             return bool(result.rowcount == 1)  # type: ignore[attr-defined]
@@ -421,16 +422,16 @@ class ChallengeService:
             raise ServiceError(
                 "challenge.not_yours", "only the challenged player can accept this challenge", 403
             )
-        if challenge.status != "created":
+        if challenge.status != ChallengeStatus.CREATED:
             raise self._not_pending(challenge)
         final = challenge.color
         if final == "random":
             final = secrets.choice(("white", "black"))
-        challenge = await self._changed(challenge.id, "accepted", final_color=final)
         challenger = await self._identity(challenge.challenger_id)
         first, second = (challenger, who) if final == "white" else (who, challenger)
-        await self._start(challenge, first, second, creator=challenger)
-        return challenge
+        if not await self._start(challenge, first, second, challenger, final_color=final):
+            raise self._not_pending(await self.get(challenge.id))
+        return await self.get(challenge.id)
 
     async def _identity(self, player_id: str) -> Identity:
         async with self.sessions() as session:
@@ -438,29 +439,37 @@ class ChallengeService:
         return Identity(player_id, player.name if player is not None else "?")
 
     async def _start(
-        self, challenge: Challenge, first: Identity, second: Identity, creator: Identity
-    ) -> None:
-        try:
-            await self.games.create_started(
-                challenge.id,
-                first,
-                second,
-                creator,
-                variant=challenge.variant,
-                rules=dict(challenge.rules),
-                clock_ms=None if challenge.clock_limit is None else challenge.clock_limit * 1000,
-                increment_ms=(challenge.clock_increment or 0) * 1000,
-                initial_fen=challenge.initial_fen,
+        self,
+        challenge: Challenge,
+        first: Identity,
+        second: Identity,
+        creator: Identity,
+        **accepted: Any,
+    ) -> bool:
+        """Accept the waiting challenge and create its game, in one transaction: False (and
+        nothing written) if the challenge was no longer waiting."""
+
+        async def claim(session: AsyncSession) -> bool:
+            result = await session.execute(
+                update(Challenge)
+                .where(Challenge.id == challenge.id, Challenge.status == ChallengeStatus.CREATED)
+                .values(status=ChallengeStatus.ACCEPTED, updated_ms=self.games.now(), **accepted)
             )
-        except Exception:
-            # No game: the challenge waits again rather than claim a game that is not there.
-            async with self.sessions() as session, session.begin():
-                await session.execute(
-                    update(Challenge)
-                    .where(Challenge.id == challenge.id)
-                    .values(status="created", final_color=None)
-                )
-            raise
+            return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+        game = await self.games.create_started(
+            challenge.id,
+            first,
+            second,
+            creator,
+            variant=challenge.variant,
+            rules=dict(challenge.rules),
+            clock_ms=None if challenge.clock_limit is None else challenge.clock_limit * 1000,
+            increment_ms=(challenge.clock_increment or 0) * 1000,
+            initial_fen=challenge.initial_fen,
+            claim=claim,
+        )
+        return game is not None
 
     async def _take_open_seat(
         self, who: Identity, challenge: Challenge, color: str | None
@@ -471,7 +480,7 @@ class ChallengeService:
             # Already seated: opening the link again takes nothing, but starts the game if
             # both seats are held and an earlier start failed.
             return await self._start_when_full(challenge)
-        if challenge.status != "created":
+        if challenge.status != ChallengeStatus.CREATED:
             raise self._not_pending(challenge)
         free = [
             c
@@ -500,7 +509,7 @@ class ChallengeService:
                 update(Challenge)
                 .where(
                     Challenge.id == challenge.id,
-                    Challenge.status == "created",
+                    Challenge.status == ChallengeStatus.CREATED,
                     column.is_(None),
                     or_(other_column.is_(None), other_column != who.id),
                 )
@@ -520,11 +529,14 @@ class ChallengeService:
     async def _start_when_full(self, challenge: Challenge) -> Challenge:
         """Both seats of a waiting open challenge held: exactly one request (the one that
         flips the status) creates the game."""
-        if challenge.status == "created" and challenge.open_white_id and challenge.open_black_id:
-            if await self._set_status(challenge.id, "accepted"):
-                white = await self._identity(challenge.open_white_id)
-                black = await self._identity(challenge.open_black_id)
-                await self._start(challenge, white, black, creator=white)
+        if (
+            challenge.status == ChallengeStatus.CREATED
+            and challenge.open_white_id
+            and challenge.open_black_id
+        ):
+            white = await self._identity(challenge.open_white_id)
+            black = await self._identity(challenge.open_black_id)
+            await self._start(challenge, white, black, white)  # False: another request did
             challenge = await self.get(challenge.id)
         return challenge
 
@@ -542,7 +554,9 @@ class ChallengeService:
             raise ServiceError(
                 "challenge.not_yours", "only the challenged player can decline this challenge", 403
             )
-        challenge = await self._changed(challenge.id, "declined", decline_reason=reason)
+        challenge = await self._changed(
+            challenge.id, ChallengeStatus.DECLINED, decline_reason=reason
+        )
         await self.announce(challenge, "challengeDeclined", base_url)
         return challenge
 
@@ -552,7 +566,7 @@ class ChallengeService:
             raise ServiceError(
                 "challenge.not_yours", "only the challenger can cancel this challenge", 403
             )
-        challenge = await self._changed(challenge.id, "canceled")
+        challenge = await self._changed(challenge.id, ChallengeStatus.CANCELED)
         await self.announce(challenge, "challengeCanceled", base_url)
         return challenge
 
@@ -561,7 +575,7 @@ class ChallengeService:
         """Take the seat of the oldest compatible open public game, if there is one."""
         clock_ms = terms.clock_ms
         conditions = [
-            Game.status == "created",
+            Game.status == GameStatus.CREATED,
             Game.public.is_(True),
             Game.variant == terms.variant,
             Game.creator_id != who.id,

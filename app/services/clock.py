@@ -7,16 +7,17 @@ first-move deadline applies instead), so nobody loses time while the opponent is
 
 from __future__ import annotations
 
+from ..domain.enums import GameStatus, Side
 from ..models import Game
 
 
-def side_to_move(game: Game) -> str:
+def side_to_move(game: Game) -> Side:
     # Every position string has the side to move as its second field ('f' or 's').
-    return "first" if game.fen.split(" ", 2)[1] == "f" else "second"
+    return Side.FIRST if game.fen.split(" ", 2)[1] == "f" else Side.SECOND
 
 
 def running(game: Game) -> bool:
-    return game.status == "started" and game.clock_initial_ms is not None and game.ply >= 2
+    return game.status == GameStatus.STARTED and game.clock_initial_ms is not None and game.ply >= 2
 
 
 def remaining(game: Game, now_ms: int) -> dict[str, int] | None:
@@ -34,7 +35,7 @@ def flag_at(game: Game) -> int | None:
     """When the side to move runs out of time, if its clock is running."""
     if not running(game) or game.turn_started_ms is None:
         return None
-    left = game.first_ms if side_to_move(game) == "first" else game.second_ms
+    left = game.first_ms if side_to_move(game) == Side.FIRST else game.second_ms
     return None if left is None else game.turn_started_ms + left
 
 
@@ -42,7 +43,7 @@ def charge(game: Game, side: str, now_ms: int) -> int | None:
     """The mover's time after its move: time since its turn began charged, increment added.
 
     None without a clock. The caller has checked the flag has not fallen."""
-    before = game.first_ms if side == "first" else game.second_ms
+    before = game.first_ms if side == Side.FIRST else game.second_ms
     if before is None or not running(game) or game.turn_started_ms is None:
         return before
     return max(0, before - (now_ms - game.turn_started_ms)) + (game.clock_increment_ms or 0)

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from ..domain.enums import GameStatus, Side
 from ..models import Challenge, Game
 from . import record
 from .games import ENDED, initial_text
@@ -23,13 +24,13 @@ from .streams import COLOR, PlayerInfo, load_players, speed_of
 
 PAGE = 200  # games read at once by the multi-game exports (they stream, page by page)
 # lichess's Termination tag, from our statuses.
-TERMINATION = {
-    "started": "Unterminated",
-    "created": "Unterminated",
-    "outoftime": "Time forfeit",
-    "timeout": "Abandoned",
-    "noStart": "Abandoned",
-    "aborted": "Abandoned",
+TERMINATION: dict[str, str] = {
+    GameStatus.STARTED: "Unterminated",
+    GameStatus.CREATED: "Unterminated",
+    GameStatus.OUT_OF_TIME: "Time forfeit",
+    GameStatus.TIMEOUT: "Abandoned",
+    GameStatus.NO_START: "Abandoned",
+    GameStatus.ABORTED: "Abandoned",
 }
 
 
@@ -81,8 +82,8 @@ def result_of(game: Game) -> str:
     if game.status not in ENDED:
         return "*"
     if game.winner:
-        return "1-0" if game.winner == "first" else "0-1"
-    if game.status in ("aborted", "noStart"):
+        return "1-0" if game.winner == Side.FIRST else "0-1"
+    if game.status in (GameStatus.ABORTED, GameStatus.NO_START):
         return "*"
     return "1/2-1/2"
 
@@ -218,7 +219,9 @@ def _conditions(wanted: GameFilter) -> list[Any]:
         "first": Game.first_id == me,
         "second": Game.second_id == me,
     }[wanted.side]
-    statuses = (list(ENDED) if wanted.finished else []) + (["started"] if wanted.ongoing else [])
+    statuses = (list(ENDED) if wanted.finished else []) + (
+        [GameStatus.STARTED] if wanted.ongoing else []
+    )
     conditions: list[Any] = [seat, Game.started_ms.is_not(None), Game.status.in_(statuses)]
     if wanted.since is not None:
         conditions.append(Game.created_ms >= wanted.since)
@@ -290,7 +293,7 @@ async def current_game(sessions: async_sessionmaker[AsyncSession], player_id: st
     """The game the player is playing (the latest started), else the last one it played."""
     seat = or_(Game.first_id == player_id, Game.second_id == player_id)
     async with sessions() as session:
-        for condition in (Game.status == "started", Game.status.in_(ENDED)):
+        for condition in (Game.status == GameStatus.STARTED, Game.status.in_(ENDED)):
             stmt = (
                 select(Game)
                 .where(seat, condition, Game.started_ms.is_not(None))

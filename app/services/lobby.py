@@ -1,50 +1,234 @@
-"""The lobby feed: after any change to the lists, everyone on the lobby page gets them anew.
+"""The lobby feed: the lobby page's lists, sent as changes (docs/protocol.md, the lobby socket).
 
-Changes are coalesced: at most one recomputation every ``interval`` seconds, however many
-games change meanwhile."""
+A change of a listed game (created, seated, started, ended) on any instance is published on
+the hub's lobby channel as a ``LobbyChanged``. Each instance subscribes once (not once a
+socket): it waits ``interval`` so that a burst becomes one update, reads the lists once,
+compares them with what its lobby sockets last got (version ``v``) and sends the difference,
+encoded once, to all of them. A socket that falls behind gets the whole lists instead.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, Protocol
 
 from ..domain.events import GameCreated, GameEnded, GameEvent, GameStarted, SeatTaken
 from ..models import Game
-from .games import GameService
-from .updates import LOBBY_CHANNEL, LobbyMessage
+from ..realtime.hub import CLOSING, LocalHub
+from .updates import LOBBY_CHANNEL, LobbyChanged
 
 # What changes the lobby's lists: a game created, its seats, its start and its end.
 LISTED = (GameCreated, SeatTaken, GameStarted, GameEnded)
+LIST_NAMES = ("open", "live")
+# Updates a socket may have waiting (a slow reader); past that it gets the whole lists.
+MAX_PENDING = 8
+
+Entry = dict[str, Any]
+Lists = dict[str, list[Entry]]
+Send = Callable[[str], Awaitable[None]]
 
 log = logging.getLogger(__name__)
 
 
+class ListSource(Protocol):
+    """What the feed needs of the game service."""
+
+    hub: LocalHub
+    listeners: list[Callable[[Game, Sequence[GameEvent]], None]]
+
+    async def lobby(self) -> Lists: ...
+
+
+def _text(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def diff_list(old: list[Entry], new: list[Entry]) -> dict[str, list[Any]] | None:
+    """What turns ``old`` into ``new``: the ids removed, the entries updated (same id, other
+    content), the entries added with their index in ``new`` (applied in that order, after the
+    removals). None if the entries both hold are in another order: only a whole list says so.
+    """
+    before = {entry["id"]: entry for entry in old}
+    after = {entry["id"] for entry in new}
+    if [e["id"] for e in old if e["id"] in after] != [e["id"] for e in new if e["id"] in before]:
+        return None
+    return {
+        "removed": [entry["id"] for entry in old if entry["id"] not in after],
+        "added": [{"at": i, "game": e} for i, e in enumerate(new) if e["id"] not in before],
+        "updated": [e for e in new if e["id"] in before and before[e["id"]] != e],
+    }
+
+
+def apply_diff(old: list[Entry], diff: dict[str, list[Any]]) -> list[Entry]:
+    """``diff`` applied to ``old`` as a client does (static/js/lobbylists.js)."""
+    removed = set(diff["removed"])
+    updated = {entry["id"]: entry for entry in diff["updated"]}
+    result = [updated.get(e["id"], e) for e in old if e["id"] not in removed]
+    for added in diff["added"]:
+        result.insert(added["at"], added["game"])
+    return result
+
+
+class LobbyWatcher:
+    """One lobby socket: its updates waiting to be sent. A task sends them only while there
+    are some (an idle socket costs no task of its own besides its reader)."""
+
+    __slots__ = ("_behind", "_feed", "_gone", "_pending", "_send", "_task")
+
+    def __init__(self, feed: LobbyFeed, send: Send) -> None:
+        self._feed = feed
+        self._send = send
+        self._pending: list[str] = []
+        self._behind = False  # too many waiting: the whole lists replace them
+        self._gone = False
+        self._task: asyncio.Task[None] | None = None
+
+    def push(self, text: str) -> None:
+        if self._gone:
+            return
+        if self._behind or len(self._pending) >= MAX_PENDING:
+            self._pending.clear()
+            self._behind = True
+        else:
+            self._pending.append(text)
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        try:
+            while True:
+                if self._behind:
+                    self._behind = False
+                    text = self._feed.full_text()
+                elif self._pending:
+                    text = self._pending.pop(0)
+                else:
+                    return
+                await self._send(text)
+        except Exception:  # the client left: its reader ends the socket
+            self._gone = True
+            self._pending.clear()
+        finally:
+            self._task = None
+
+    def stop(self) -> None:
+        self._gone = True
+        if self._task is not None:
+            self._task.cancel()
+
+
 class LobbyFeed:
-    def __init__(self, service: GameService, interval: float = 0.2) -> None:
-        self.service = service
+    def __init__(
+        self,
+        service: ListSource,
+        interval: float = 0.25,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self._read = service.lobby
+        self.hub = service.hub
         self.interval = interval
-        self._pending: asyncio.Task[None] | None = None
+        self._sleep = sleep  # a test may let the interval pass at once
+        self.version = 0
+        self._lists: Lists | None = None
+        self._full: str | None = None  # the whole lists as sent, made once a version
+        self.watchers: set[LobbyWatcher] = set()
+        self._lock = asyncio.Lock()
+        self._runner: asyncio.Task[None] | None = None
+        self._publishing: set[asyncio.Task[None]] = set()
+        self.refreshes = 0  # lists read (for tests and benches)
         service.listeners.append(self.changed)
 
+    # ---- the events of this instance -----------------------------------------------------
     def changed(self, game: Game, events: Sequence[GameEvent]) -> None:
-        if not any(isinstance(e, LISTED) for e in events):
-            return  # moves, offers and takebacks change neither list
-        if self._pending is None or self._pending.done():
-            self._pending = asyncio.get_running_loop().create_task(self._publish())
+        if not game.public or not any(isinstance(e, LISTED) for e in events):
+            return  # moves, offers and takebacks change neither list; private games are not in it
+        task = asyncio.get_running_loop().create_task(
+            self.hub.publish(LOBBY_CHANNEL, LobbyChanged(game.id))
+        )
+        self._publishing.add(task)
+        task.add_done_callback(self._publishing.discard)
 
-    async def message(self) -> LobbyMessage:
-        lists: dict[str, Any] = await self.service.lobby()
-        return LobbyMessage({"type": "lobby", **lists})
-
-    async def _publish(self) -> None:
-        await asyncio.sleep(self.interval)
-        try:
-            await self.service.hub.publish(LOBBY_CHANNEL, await self.message())
-        except Exception:
-            log.exception("lobby update failed")
+    # ---- every instance's changes --------------------------------------------------------
+    async def start(self) -> None:
+        ready = asyncio.Event()
+        self._runner = asyncio.get_running_loop().create_task(self._run(ready))
+        await ready.wait()
 
     async def stop(self) -> None:
-        if self._pending is not None:
-            self._pending.cancel()
+        for task in (self._runner, *self._publishing):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._runner = None
+        for watcher in tuple(self.watchers):
+            watcher.stop()
+
+    async def _run(self, ready: asyncio.Event) -> None:
+        async with self.hub.subscribe(LOBBY_CHANNEL) as sub:
+            ready.set()
+            while True:
+                if await sub.get() is CLOSING:
+                    return
+                # LobbyChanged, or RESYNC (changes were lost): either way, read the lists.
+                await self._sleep(self.interval)
+                while not sub.queue.empty():  # what came meanwhile is in the same read
+                    if await sub.get() is CLOSING:
+                        return
+                try:
+                    await self.refresh()
+                except Exception:
+                    log.exception("could not read the lobby's lists")
+
+    async def refresh(self) -> None:
+        """Read the lists; send what changed to every lobby socket of this instance."""
+        async with self._lock:
+            new = await self._read()
+            self.refreshes += 1
+            old, self._lists = self._lists, new
+            if old is None:
+                self._next_version()
+                return
+            parts = {name: diff_list(old[name], new[name]) for name in LIST_NAMES}
+            if all(part is not None and not any(part.values()) for part in parts.values()):
+                return  # nothing a socket shows changed
+            version = self._next_version()
+            if any(part is None for part in parts.values()):
+                text = self.full_text()
+            else:
+                text = _text({"type": "lobbyDiff", "v": version, **parts})
+            for watcher in tuple(self.watchers):
+                watcher.push(text)
+
+    def _next_version(self) -> int:
+        self.version += 1
+        self._full = None
+        return self.version
+
+    def full_text(self) -> str:
+        """The whole lists, as the first message of a socket."""
+        if self._full is None:
+            assert self._lists is not None
+            self._full = _text({"type": "lobby", "v": self.version, **self._lists})
+        return self._full
+
+    @contextlib.asynccontextmanager
+    async def watch(self, send: Send) -> AsyncIterator[LobbyWatcher]:
+        """A lobby socket for the block: the whole lists first, then every change."""
+        if self._lists is None:
+            async with self._lock:
+                pass  # a refresh under way ends first
+            if self._lists is None:
+                await self.refresh()
+        watcher = LobbyWatcher(self, send)
+        self.watchers.add(watcher)
+        watcher.push(self.full_text())
+        try:
+            yield watcher
+        finally:
+            self.watchers.discard(watcher)
+            watcher.stop()

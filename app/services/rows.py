@@ -13,6 +13,12 @@ of the row: every UPDATE changes it), and a save sets only the columns that chan
 SQLite file: the standard library's sqlite3 on a connection and a thread of its own,
 comparing every column. Anything else (in-memory SQLite): SQLAlchemy Core, statements built
 once, comparing every column.
+
+A save may carry outbox rows (the change's durable events, app/domain/durable.py): they are
+written only if the UPDATE matched, and commit with it or not at all. On PostgreSQL that is
+one statement (the UPDATE in a CTE, the INSERT selecting from what it returned); elsewhere,
+one transaction. Each row's ``seq`` is the next of its game: the conditional UPDATE lets one
+writer at a time through for a game, so the ``max(seq)`` it reads is the latest.
 """
 
 from __future__ import annotations
@@ -23,16 +29,17 @@ import logging
 import operator
 import sqlite3
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import JSON, Boolean, Integer, String, Table, bindparam, select
+from sqlalchemy import JSON, Boolean, Integer, String, Table, bindparam, func, select
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..models import Game
+from ..domain.durable import OutboxItem
+from ..models import Game, OutboxEntry
 
 log = logging.getLogger(__name__)
 
@@ -127,9 +134,10 @@ class GameRows(Protocol):
     async def with_status(self, status: str) -> list[Stored]:
         """Every game of this status (the time-keeper's sweep of live games)."""
 
-    async def save(self, old: Stored, new: Row) -> Stored | None:
-        """Write ``new`` if the stored row is still ``old``: what is now stored, or None if
-        the row had changed (or is gone). Raises ConnectionLost if the outcome is unknown."""
+    async def save(self, old: Stored, new: Row, outbox: Sequence[OutboxItem] = ()) -> Stored | None:
+        """Write ``new`` if the stored row is still ``old``, and the ``outbox`` rows with it
+        (both or neither): what is now stored, or None if the row had changed (or is gone).
+        Raises ConnectionLost if the outcome is unknown."""
 
     async def close(self) -> None: ...
 
@@ -145,6 +153,14 @@ _KEY_SQL = _quote(_COLUMN_OF[KEY].name)
 _SET = tuple(f for f in FIELDS if f != KEY)
 _COMPARED = tuple(f for f in _SET if f not in _JSON)
 _COMPARED_INDEX = tuple(FIELDS.index(f) for f in _COMPARED)
+
+_OUTBOX: Table = OutboxEntry.__table__  # type: ignore[assignment]
+_OUTBOX_SQL = _quote(_OUTBOX.name)
+
+
+def _nothing_changed(outbox: Sequence[OutboxItem]) -> None:
+    if outbox:
+        raise ValueError("outbox rows come with a change of the game (it ended, say)")
 
 
 # ---- PostgreSQL: asyncpg -------------------------------------------------------------------
@@ -282,7 +298,7 @@ class PostgresRows:
     # commits that wait together at once, so more connections keep more moves per flush.
     def __init__(self, connect: dict[str, Any], size: int = 16) -> None:
         self._connections = _Connections(connect, size)
-        self._updates: dict[tuple[int, ...], str] = {}
+        self._updates: dict[tuple[tuple[int, ...], bool], str] = {}
 
     async def _query(self, method: str, query: str, *args: Any) -> Any:
         conn = await self._connections.acquire()
@@ -321,26 +337,44 @@ class PostgresRows:
                 row[i] = json.loads(row[i])
         return Stored(tuple(row), version)
 
-    def _update(self, changed: tuple[int, ...]) -> str:
+    def _update(self, changed: tuple[int, ...], outbox: bool) -> str:
         """UPDATE … SET <the changed columns> WHERE id = $1 AND xmin = $2 AND ply = $3
-        (ply too: a guard should transaction ids ever wrap around to the same number)."""
-        query = self._updates.get(changed)
+        (ply too: a guard should transaction ids ever wrap around to the same number); with
+        ``outbox``, in a CTE whose INSERT of the outbox rows (three arrays after the
+        columns: kinds, payloads, times) selects from the rows the UPDATE returned."""
+        query = self._updates.get((changed, outbox))
         if query is None:
             sets = ", ".join(
                 f"{_quote(_COLUMN_OF[FIELDS[i]].name)} = ${n}"
                 for n, i in enumerate(changed, start=4)
             )
             ply = _quote(_COLUMN_OF[FIELDS[_PLY_INDEX]].name)
-            query = self._updates[changed] = (
+            query = (
                 f"UPDATE {_TABLE_SQL} SET {sets} WHERE {_KEY_SQL} = $1 AND xmin = $2::xid "
                 f"AND {ply} = $3 RETURNING xmin"
             )
+            if outbox:
+                n = len(changed) + 4
+                query = (
+                    f"WITH updated AS ({query}, {_KEY_SQL} AS game_id), "
+                    f"written AS (INSERT INTO {_OUTBOX_SQL} "
+                    "(game_id, seq, kind, payload, created_ms) "
+                    "SELECT updated.game_id, "
+                    f"(SELECT coalesce(max(o.seq), 0) FROM {_OUTBOX_SQL} o "
+                    "WHERE o.game_id = updated.game_id) + item.n, "
+                    "item.kind, item.payload::json, item.created_ms "
+                    f"FROM updated, unnest(${n}::text[], ${n + 1}::text[], ${n + 2}::int8[]) "
+                    "WITH ORDINALITY AS item(kind, payload, created_ms, n)) "
+                    "SELECT xmin FROM updated"
+                )
+            self._updates[changed, outbox] = query
         return query
 
-    async def save(self, old: Stored, new: Row) -> Stored | None:
+    async def save(self, old: Stored, new: Row, outbox: Sequence[OutboxItem] = ()) -> Stored | None:
         before = old.row
         changed = tuple(i for i, value in enumerate(new) if value != before[i])
         if not changed:
+            _nothing_changed(outbox)
             return old
         if old.version is None or _KEY_INDEX in changed:
             raise ValueError("a game's id never changes, and a save needs a loaded row")
@@ -348,10 +382,14 @@ class PostgresRows:
             json.dumps(new[i], separators=(",", ":")) if i in _JSON_INDEX else new[i]
             for i in changed
         ]
+        if outbox:
+            args.append([item.kind for item in outbox])
+            args.append([item.payload for item in outbox])
+            args.append([item.created_ms for item in outbox])
         try:
             version = await self._query(
                 "fetchval",
-                self._update(changed),
+                self._update(changed, bool(outbox)),
                 new[_KEY_INDEX],
                 old.version,
                 before[_PLY_INDEX],
@@ -453,8 +491,31 @@ class SqliteRows:
         rows = self._connection().execute(_SQLITE_WITH_STATUS, (status,)).fetchall()
         return [self._decode(found) for found in rows]
 
-    def _save(self, query: str, args: list[Any]) -> bool:
-        return self._connection().execute(query, args).rowcount == 1
+    def _save(
+        self, query: str, args: list[Any], game_id: str, outbox: Sequence[OutboxItem]
+    ) -> bool:
+        conn = self._connection()
+        if not outbox:
+            return conn.execute(query, args).rowcount == 1
+        conn.execute("BEGIN IMMEDIATE")  # the write lock first: no other writer in between
+        try:
+            if conn.execute(query, args).rowcount != 1:
+                conn.execute("ROLLBACK")
+                return False
+            (last,) = conn.execute(_SQLITE_LAST_SEQ, (game_id,)).fetchone()
+            conn.executemany(
+                _SQLITE_OUTBOX_INSERT,
+                [
+                    (game_id, last + n, item.kind, item.payload, item.created_ms)
+                    for n, item in enumerate(outbox, start=1)
+                ],
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return True
 
     async def load(self, game_id: str) -> Stored | None:
         result: Stored | None = await self._run(self._load, game_id)
@@ -475,10 +536,11 @@ class SqliteRows:
             )
         return query
 
-    async def save(self, old: Stored, new: Row) -> Stored | None:
+    async def save(self, old: Stored, new: Row, outbox: Sequence[OutboxItem] = ()) -> Stored | None:
         before = old.row
         changed = tuple(i for i, value in enumerate(new) if value != before[i])
         if not changed:
+            _nothing_changed(outbox)
             return old
         if _KEY_INDEX in changed:
             raise ValueError("a game's id never changes")
@@ -486,7 +548,9 @@ class SqliteRows:
         args = [store[i](new[i]) for i in changed]
         args.append(new[_KEY_INDEX])
         args.extend(store[i](before[i]) for i in _COMPARED_INDEX)
-        written: bool = await self._run(self._save, self._update(changed), args)
+        written: bool = await self._run(
+            self._save, self._update(changed), args, new[_KEY_INDEX], tuple(outbox)
+        )
         return Stored(new) if written else None
 
     async def close(self) -> None:
@@ -515,6 +579,10 @@ _SQLITE_WITH_STATUS = (
     f"SELECT {', '.join(_quote(_COLUMN_OF[f].name) for f in FIELDS)} FROM {_TABLE_SQL} "
     f"WHERE {_quote(_COLUMN_OF['status'].name)} = ?"
 )
+_SQLITE_LAST_SEQ = f"SELECT coalesce(max(seq), 0) FROM {_OUTBOX_SQL} WHERE game_id = ?"
+_SQLITE_OUTBOX_INSERT = (
+    f"INSERT INTO {_OUTBOX_SQL} (game_id, seq, kind, payload, created_ms) VALUES (?, ?, ?, ?, ?)"
+)
 
 
 # ---- any database: SQLAlchemy Core ---------------------------------------------------------
@@ -529,6 +597,9 @@ _CORE_UPDATE = (
         *(_COLUMN_OF[f].is_not_distinct_from(bindparam(f"old_{f}")) for f in _COMPARED),
     )
     .values({_COLUMN_OF[f].name: bindparam(f"new_{f}") for f in _SET})
+)
+_CORE_LAST_SEQ = select(func.coalesce(func.max(_OUTBOX.c.seq), 0)).where(
+    _OUTBOX.c.game_id == bindparam("key")
 )
 
 
@@ -549,8 +620,9 @@ class CoreRows:
             found = await conn.execute(_CORE_WITH_STATUS, {"status": status})
             return [Stored(tuple(r)) for r in found]
 
-    async def save(self, old: Stored, new: Row) -> Stored | None:
+    async def save(self, old: Stored, new: Row, outbox: Sequence[OutboxItem] = ()) -> Stored | None:
         if new == old.row:
+            _nothing_changed(outbox)
             return old
         values = dict(zip(FIELDS, new, strict=True))
         before = dict(zip(FIELDS, old.row, strict=True))
@@ -561,7 +633,24 @@ class CoreRows:
         params.update({f"old_{f}": before[f] for f in _COMPARED})
         async with self._engine.begin() as conn:
             result = await conn.execute(_CORE_UPDATE, params)
-        return Stored(new) if result.rowcount == 1 else None
+            if result.rowcount != 1:
+                return None
+            if outbox:
+                last = (await conn.execute(_CORE_LAST_SEQ, {"key": values[KEY]})).scalar_one()
+                await conn.execute(
+                    _OUTBOX.insert(),
+                    [
+                        {
+                            "game_id": values[KEY],
+                            "seq": last + n,
+                            "kind": item.kind,
+                            "payload": json.loads(item.payload),
+                            "created_ms": item.created_ms,
+                        }
+                        for n, item in enumerate(outbox, start=1)
+                    ],
+                )
+        return Stored(new)
 
     async def close(self) -> None:
         return None

@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
 
-from ..domain.enums import ENDED
+from ..domain.enums import ENDED, GameStatus, Side
 from ..domain.events import GameEnded, GameEvent, GameStarted
 from ..models import Challenge, Game, Player
 from ..realtime.hub import CLOSING, LocalHub, Subscription
@@ -180,7 +180,7 @@ def event_game(
     game: Game, side: str, players: Mapping[str, PlayerInfo], source: str
 ) -> dict[str, Any]:
     """The ``game`` of a ``gameStart`` / ``gameFinish`` event, as seen by ``side``."""
-    opponent_id = game.second_id if side == "first" else game.first_id
+    opponent_id = game.second_id if side == Side.FIRST else game.first_id
     opponent = players.get(opponent_id or "")
     moves = game.moves.split()
     times = clock.remaining(game, game.finished_ms or game.turn_started_ms or game.created_ms)
@@ -191,7 +191,7 @@ def event_game(
         "color": COLOR[side],
         "fen": game.fen,
         "hasMoved": has_moved(game, side),
-        "isMyTurn": game.status == "started" and clock.side_to_move(game) == side,
+        "isMyTurn": game.status == GameStatus.STARTED and clock.side_to_move(game) == side,
         "lastMove": moves[-1] if moves else "",
         "opponent": {
             "id": opponent_id,

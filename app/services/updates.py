@@ -1,34 +1,36 @@
 """What the hub carries (app/realtime/hub.py), as typed values, and how they cross instances.
 
 A game's channel ``game:{id}`` carries ``GameUpdate`` (a committed change: its events and the
-state after it), ``PresenceChanged`` and ``ChatPosted``; a player's channel ``player:{id}``
+state after it), ``PresenceChanged`` (told by each instance to its own subscribers) and
+``ChatPosted``; the presence channel carries ``PresenceReport`` (an instance's connections, for
+the others: app/services/crowd.py); a player's channel ``player:{id}``
 carries ``PlayerLine`` (a line of the bot API's event stream); the lobby channel carries
-``LobbyMessage``. Within one instance they are delivered as these objects; each encoding a
-subscriber needs (the browser protocol's text, a lichess NDJSON line) is made once per
-message, not once per subscriber (``GameUpdate.encoded``). ``HubCodec`` turns them into JSON
-text and back for the PostgreSQL hub, with the events' own types (pydantic validates them
-back into the dataclasses and enums).
+``LobbyChanged`` (each instance then reads the lists once itself: app/services/lobby.py).
+Within one instance they are delivered as these objects; each encoding a subscriber needs
+(the browser protocol's text, a lichess NDJSON line) is made once per message, not once per
+subscriber (``GameUpdate.encoded``). ``HubCodec`` turns them into JSON text and back for the
+PostgreSQL hub, with the events' own types (pydantic validates them back into the
+dataclasses and enums).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import TypeAdapter
 
 from ..domain import events as domain_events
 from ..domain.events import ChatPosted, GameEvent, MovePlayed
-from ..realtime.presence import PresenceChanged
+from ..realtime.presence import GamePresence, PresenceChanged, PresenceReport
 
 if TYPE_CHECKING:  # (games imports this module)
     from .games.state import GameState, LiveState
 
 LOBBY_CHANNEL = "lobby"
+PRESENCE_CHANNEL = "presence"
 T = TypeVar("T")
 
 
@@ -75,17 +77,14 @@ class PlayerLine:
     data: dict[str, Any]
 
 
-@dataclass(eq=False)
-class LobbyMessage:
-    data: dict[str, Any]
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    """A game the lobby lists (or listed) was created, seated, started or ended."""
 
-    @cached_property
-    def text(self) -> str:
-        """The message as sent to every lobby socket (made once, not once a socket)."""
-        return json.dumps(self.data, separators=(",", ":"), ensure_ascii=False)
+    game_id: str
 
 
-HubMessage = GameUpdate | PresenceChanged | ChatPosted | PlayerLine | LobbyMessage
+HubMessage = GameUpdate | PresenceChanged | PresenceReport | ChatPosted | PlayerLine | LobbyChanged
 
 
 # ---- across instances ------------------------------------------------------------------------
@@ -139,12 +138,15 @@ class HubCodec:
             }
         elif isinstance(message, PresenceChanged):
             data = {"k": "presence", **dataclasses.asdict(message)}
+        elif isinstance(message, PresenceReport):
+            games = [dataclasses.astuple(g) for g in message.games]
+            data = {"k": "report", "i": message.instance, "h": message.hello, "g": games}
         elif isinstance(message, GameEvent):
             data = {"k": "event", "e": event_json(message)}
         elif isinstance(message, PlayerLine):
             data = {"k": "player", "p": message.player_id, "d": message.data}
-        elif isinstance(message, LobbyMessage):
-            data = {"k": "lobby", "d": message.data}
+        elif isinstance(message, LobbyChanged):
+            data = {"k": "lobbyChanged", "g": message.game_id}
         else:
             raise TypeError(f"not a hub message: {message!r}")
         return data
@@ -164,10 +166,13 @@ class HubCodec:
             )
         if kind == "presence":
             return PresenceChanged(**data)
+        if kind == "report":
+            games = tuple(GamePresence(*g) for g in data["g"])
+            return PresenceReport(data["i"], games, hello=bool(data["h"]))
         if kind == "event":
             return event_of(data["e"])
         if kind == "player":
             return PlayerLine(data["p"], data["d"])
-        if kind == "lobby":
-            return LobbyMessage(data["d"])
+        if kind == "lobbyChanged":
+            return LobbyChanged(data["g"])
         raise ValueError(f"unknown hub message kind {kind!r}")

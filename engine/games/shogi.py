@@ -79,7 +79,8 @@ class ShogiPosition(Position):
     hands: tuple[int, ...]  # first's counts then second's, in the hand order of the game
 
 
-_DIRECTIONS = {
+# Step directions from the mover's side (dy > 0 is forward), by movement family.
+DIRECTIONS = {
     "king": ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)),
     "gold": ((-1, 1), (0, 1), (1, 1), (-1, 0), (1, 0), (0, -1)),
     "silver": ((-1, 1), (0, 1), (1, 1), (-1, -1), (1, -1)),
@@ -87,7 +88,6 @@ _DIRECTIONS = {
     "orthogonals": ((0, -1), (-1, 0), (1, 0), (0, 1)),
     "forward": ((0, 1),),
 }
-DIRECTIONS = _DIRECTIONS
 
 
 class ShogiGame(Game[ShogiPosition]):

@@ -1,5 +1,6 @@
-// The account page: register, log in/out, API tokens (create, shown once; list; revoke) and
-// the irreversible upgrade to a BOT account. Every call is the public REST API.
+// The account page: the games this player has played (won, lost, drawn), register, log
+// in/out, API tokens (create, shown once; list; revoke) and the irreversible upgrade to a BOT
+// account. Every call is the public REST API.
 
 import { request } from "./api.js";
 import { html, render } from "./html.js";
@@ -12,6 +13,9 @@ const $ = (id) => document.getElementById(id);
 const WORDS = {
   en: {
     title: "Account",
+    games: "Games",
+    record: "{all} played: {win} won, {loss} lost, {draw} drawn.",
+    playingNow: "{playing} on now.",
     why: "An account is optional: anyone can play without one. With an account, you keep your name on any browser, and a program (a bot) can play with an API token.",
     login: "Log in",
     register: "Create an account",
@@ -59,6 +63,9 @@ const WORDS = {
   },
   fr: {
     title: "Compte",
+    games: "Parties",
+    record: "{all} jouées : {win} gagnées, {loss} perdues, {draw} nulles.",
+    playingNow: "{playing} en cours.",
     why: "Un compte est facultatif : tout le monde peut jouer sans. Avec un compte, vous gardez votre nom sur tout navigateur, et un programme (un bot) peut jouer avec un jeton d'API.",
     login: "Se connecter",
     register: "Créer un compte",
@@ -140,6 +147,7 @@ async function load() {
   $("signed-out").hidden = account !== null;
   $("signed-in").hidden = account === null;
   $("me").textContent = me.name;
+  renderRecord(me.count);
   if (account) {
     const title = account.title ? html` <span class="bot-title">${account.title}</span>` : "";
     render($("who"), html`${w("loggedIn")} <strong>${account.username}</strong>${title}`);
@@ -168,6 +176,12 @@ async function loadTokens() {
       </li>`,
     )}</ul>`,
   );
+}
+
+// The finished games of whoever this browser plays as (anonymous players too).
+function renderRecord(count) {
+  const playing = count.playing ? ` ${w("playingNow", count)}` : "";
+  $("record").textContent = `${w("record", count)}${playing}`;
 }
 
 function renderBot() {

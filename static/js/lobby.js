@@ -7,6 +7,7 @@ import { BotPanel } from "./bots.js";
 import { onLanguage, setupChrome } from "./chrome.js";
 import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
+import { nextLists } from "./lobbylists.js";
 import { Socket } from "./socket.js";
 import {
   clockText, describeRules, optionAbout, optionLabel, optionValueLabel, variantBlurb,
@@ -18,7 +19,7 @@ const $ = (id) => document.getElementById(id);
 const form = $("create-form");
 let variants = [];
 let me = null;
-let lists = null; // the last lobby message
+let lists = null; // {v, open, live}: the whole lists, then each change applied
 let connection = "connecting";
 let bots = null;
 
@@ -259,15 +260,21 @@ async function main() {
   clockFieldsShown();
   bots = new BotPanel($("bots"), { variants, choices, selected: selectedVariant });
   bots.load();
-  new Socket("/ws/lobby", {
+  const socket = new Socket("/ws/lobby", {
     onMessage: (data) => {
-      if (data.type === "lobby") {
-        lists = data;
+      const next = nextLists(lists, data);
+      if (next === null) {
+        // A change was missed: a new connection starts again from the whole lists.
+        lists = null;
+        socket.reconnectNow();
+      } else if (next !== lists) {
+        lists = next;
         renderLists();
       }
     },
     onStatus: showConnection,
-  }).connect();
+  });
+  socket.connect();
 }
 
 main();

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api import gamestream, viewer
+from app.api import gamestream
 from app.core.config import Settings
 from app.core.time import ManualClock
 from app.identity import COOKIE, Identities
@@ -158,7 +158,7 @@ def settle(client: TestClient) -> None:
             gc.collect()  # a generator left in a reference cycle is closed when collected
             for _ in range(10):
                 await asyncio.sleep(0)  # the loop runs the generators' aclose()
-            pending = {*gamestream._detached, *viewer._detached}
+            pending = set(gamestream._detached)
             if pending:
                 await asyncio.wait(pending)
 

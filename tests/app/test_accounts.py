@@ -118,9 +118,11 @@ class Browser:
         return self.request("DELETE", url)
 
     def me(self) -> dict[str, Any]:
+        """Who this browser is (GET /api/me without its game counts: test_outbox.py)."""
         response = self.get("/api/me")
         assert response.status_code == 200, response.text
         data: dict[str, Any] = response.json()
+        data.pop("count")
         return data
 
     def login(self, username: str, password: str = PASSWORD) -> dict[str, Any]:
@@ -415,7 +417,12 @@ def test_a_tampered_account_cookie_is_a_new_anonymous_visitor(web: TestClient):
 # ---- anonymous play and names ------------------------------------------------------------
 def test_anonymous_play_is_unchanged(web: TestClient):
     alice, bob = Anonymous(web, "alice"), Anonymous(web, "bob")
-    assert alice.get("/api/me").json() == {"id": alice.who.id, "name": alice.who.name}
+    no_games = {"all": 0, "rated": 0, "win": 0, "loss": 0, "draw": 0, "playing": 0}
+    assert alice.get("/api/me").json() == {
+        "id": alice.who.id,
+        "name": alice.who.name,
+        "count": no_games,
+    }
     created = alice.create()
     assert bob.post(f"/api/invite/{invite_token(created)}").status_code == 200
     players = web.get(f"/api/games/{created['id']}").json()["game"]["players"]

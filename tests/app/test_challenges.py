@@ -274,6 +274,34 @@ def test_an_open_challenge_whose_start_failed_starts_when_a_link_is_opened_again
     assert game_of(carol, cid)["status"] == "started"
 
 
+def test_an_accept_whose_game_cannot_be_written_leaves_the_challenge_waiting(client, alice, robot):
+    """Accepting is one transaction: the challenge flips to accepted only with its game."""
+    services = client.app.state.services
+    created = challenge(alice, "robot")
+    who = Identity(robot.id, "robot")
+
+    async def accept_over_a_taken_id() -> Exception | None:
+        # A row already holds the game's id: the insert fails inside the accept.
+        await services.games.create_started(
+            created["id"],
+            who,
+            Identity(alice.id, "alice"),
+            who,
+            variant="jungle",
+            rules={},
+            clock_ms=None,
+            increment_ms=0,
+        )
+        try:
+            await services.challenges.accept(who, created["id"])
+        except Exception as exc:  # the database's refusal, whatever its class
+            return exc
+        return None
+
+    assert client.portal.call(accept_over_a_taken_id) is not None
+    assert show(alice, created["id"])["status"] == "created"  # still waiting: nothing undone
+
+
 def test_a_challenge_nobody_answers_expires(make_client, clock):
     client = make_client(challenge_expire_minutes=0.001)  # 60 ms
     alice, robot = Account(client, "alice"), Account(client, "robot", bot=True)

@@ -104,7 +104,9 @@ def test_a_tampered_cookie_gives_a_new_identity(client: TestClient, tamper: str)
 
 
 def test_a_player_cookie_is_that_player(alice: Player):
-    assert alice.get("/api/me").json() == {"id": alice.who.id, "name": alice.who.name}
+    me = alice.get("/api/me").json()
+    assert (me["id"], me["name"]) == (alice.who.id, alice.who.name)
+    assert set(me) == {"id", "name", "count"}  # the counts: test_outbox.py
 
 
 # ---- variants ----------------------------------------------------------------------------

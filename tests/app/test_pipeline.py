@@ -7,7 +7,7 @@ trusted for a refusal."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.core.config import Settings
 from app.db import make_engine, make_sessionmaker
+from app.domain.durable import OutboxItem
 from app.models import Game
 from app.realtime.hub import LocalHub
 from app.services.errors import ServiceError
@@ -160,12 +161,12 @@ class FlakyRows:
     async def with_status(self, status: str) -> list[Stored]:
         return await self.rows.with_status(status)
 
-    async def save(self, old: Stored, new: Row) -> Stored | None:
+    async def save(self, old: Stored, new: Row, outbox: Sequence[OutboxItem] = ()) -> Stored | None:
         self.saves += 1
         fail, self.fail = self.fail, None
         if fail == "before":
             raise ConnectionLost("the connection died before the UPDATE was sent")
-        saved = await self.rows.save(old, new)
+        saved = await self.rows.save(old, new, outbox)
         if fail == "after":
             raise ConnectionLost("the connection died before the UPDATE's reply came")
         return saved

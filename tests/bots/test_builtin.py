@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
+
+import asyncpg
+import httpx
 
 from app.db import make_engine, make_sessionmaker
+from app.realtime.hub import asyncpg_dsn
+from app.realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease
 from app.services.accounts import BOT, AccountService
 from app.services.builtin import SCOPES, BuiltinBots, local_url, usernames
+from tests.server import Server, running
 
 
 def test_local_url() -> None:
@@ -86,3 +96,69 @@ def test_stopping_closes_the_process_standard_input() -> None:
         return process.returncode
 
     assert asyncio.run(main()) == 0
+
+
+# ---- once per database ------------------------------------------------------------------------
+def test_an_advisory_lease_has_one_holder_and_passes_on_when_its_connection_dies(
+    postgres_url: str,
+) -> None:
+    dsn = asyncpg_dsn(postgres_url)
+
+    async def main() -> None:
+        one = AdvisoryLease(dsn, BUILTIN_BOTS_LOCK, retry_s=0.05)
+        two = AdvisoryLease(dsn, BUILTIN_BOTS_LOCK, retry_s=0.05)
+        try:
+            assert await one.try_acquire()
+            assert not await two.try_acquire()
+            assert await one.try_acquire()  # held already: still its own
+            # The holder's connection dies (its instance killed, say): PostgreSQL frees the lock.
+            admin = await asyncpg.connect(dsn)
+            try:
+                pid = one._conn.get_server_pid()
+                await admin.execute("SELECT pg_terminate_backend($1)", pid)
+            finally:
+                await admin.close()
+            await asyncio.wait_for(one.lost(), 30)
+            assert not one.held
+            await asyncio.wait_for(two.acquire(), 30)
+            assert two.held and not await one.try_acquire()
+            await two.release()
+            assert await one.try_acquire()
+        finally:
+            await one.release()
+            await two.release()
+
+    asyncio.run(main())
+
+
+def _bots_online(server: Server) -> list[str]:
+    with contextlib.suppress(httpx.HTTPError):
+        answer = httpx.get(f"{server.base}/api/bot/online", timeout=10)
+        return [json.loads(row)["username"] for row in answer.text.splitlines() if row]
+    return []
+
+
+def _until(condition: Callable[[], bool], what: str, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.1)  # polling for another process, not making time pass
+
+
+def test_of_two_instances_on_one_database_one_runs_the_bots_and_the_other_takes_over(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    settings = {"KODAMA_BUILTIN_BOTS": "true", "KODAMA_BUILTIN_LEASE_RETRY_SECONDS": "0.2"}
+    secret = "builtin-lease-3kS0aPzq9YwL1xVhR7nT2mBc"
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    with (
+        running(tmp_path / "one", secret, postgres_url, **settings) as one,
+        running(tmp_path / "two", secret, postgres_url, **settings) as two,
+    ):
+        names = sorted(usernames())
+        _until(lambda: sorted(_bots_online(one) + _bots_online(two)) == names, "bots online")
+        holder, other = (one, two) if _bots_online(one) else (two, one)
+        assert _bots_online(other) == []  # one instance runs them, not both
+        holder.kill()
+        _until(lambda: sorted(_bots_online(other)) == names, "the other instance took over")

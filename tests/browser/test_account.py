@@ -83,3 +83,27 @@ def test_the_account_page(new_context: Any, output_dir: Path) -> None:
     expect(page.locator("#signed-in")).to_be_visible()
     assert page.request.get("/api/me").json()["id"] == me["id"]
     assert errors == []
+
+
+def test_the_account_page_shows_the_games_played(new_context: Any) -> None:
+    """Anyone's record, an account's or not: games played, won, lost, drawn, and those on."""
+    me, opponent = new_context(locale="en-GB"), new_context(locale="fr-FR")
+    page = me.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto("/account")
+    expect(page.locator("#record")).to_have_text("0 played: 0 won, 0 lost, 0 drawn.")
+    for _ in range(2):
+        created = page.request.post("/api/games", data={"variant": "dobutsu", "color": "first"})
+        assert created.ok, created.text()
+        game_id = created.json()["id"]
+        assert opponent.request.post(f"/api/games/{game_id}/join").ok
+    assert page.request.post(f"/api/board/game/{game_id}/resign").ok  # the second one
+    page.reload()
+    expect(page.locator("#record")).to_have_text("1 played: 0 won, 1 lost, 0 drawn. 1 on now.")
+    other = opponent.new_page()
+    other.goto("/account")
+    expect(other.locator("#record")).to_have_text(
+        "1 jouées : 1 gagnées, 0 perdues, 0 nulles. 1 en cours."
+    )
+    assert errors == []

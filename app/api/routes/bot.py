@@ -21,6 +21,7 @@ from starlette.background import BackgroundTask
 import engine
 
 from ...db import uncancelled
+from ...domain.enums import GameStatus
 from ...models import Game
 from ...realtime.hub import CLOSING, RESYNC
 from ...services import chat as chat_rules
@@ -113,7 +114,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
         """The move in our canonical text (docs/notation.md), one of ``legalMoves``."""
         limit(services, "move", who, request)
         game = await services.games.move(who.identity, game_id, move)
-        if offeringDraw and game.status == "started":
+        if offeringDraw and game.status == GameStatus.STARTED:
             await services.games.draw(who.identity, game_id, "offer")
         return DoneOut()
 
@@ -343,7 +344,7 @@ async def opening_events(services: Services, who: Identity, base: str) -> list[d
             await session.execute(
                 select(Game)
                 .where(
-                    Game.status == "started",
+                    Game.status == GameStatus.STARTED,
                     or_(Game.first_id == who.id, Game.second_id == who.id),
                 )
                 .order_by(Game.started_ms, Game.id)

@@ -18,6 +18,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import Field
 from starlette.background import BackgroundTask
 
+from ...domain.enums import ChallengeStatus, GameStatus
 from ...realtime.hub import CLOSING, RESYNC
 from ...services.builtin import PREFIX
 from ...services.challenges import AI_LEVELS, MAX_LIMIT_SECONDS, Terms, game_json
@@ -146,18 +147,18 @@ async def challenge_ai(who: Writer, services: ServicesDep, request: Request) -> 
                 raise ai_unavailable(f"{username} is not there yet: try again shortly") from None
             raise
         deadline = time.monotonic() + AI_ANSWER_SECONDS
-        while challenge.status == "created" and time.monotonic() < deadline:
+        while challenge.status == ChallengeStatus.CREATED and time.monotonic() < deadline:
             # Woken by the acceptance's gameStart (or a decline) on the caller's channel;
             # the stored status decides, so a missed message only costs a second.
             text = await next_message(sub, min(1.0, max(0.0, deadline - time.monotonic())))
             challenge = await services.challenges.get(challenge.id)
             if text is CLOSING:
                 break  # the server is shutting down
-    if challenge.status == "created":
+    if challenge.status == ChallengeStatus.CREATED:
         with contextlib.suppress(ServiceError):  # accepted at the last moment: kept
             await services.challenges.cancel(who.identity, challenge.id, base)
         challenge = await services.challenges.get(challenge.id)
-    if challenge.status == "declined":
+    if challenge.status == ChallengeStatus.DECLINED:
         raise ServiceError(
             "challenge.declined",
             f"{username} declined ({challenge.decline_reason}): try again later",
@@ -226,7 +227,7 @@ async def kept_alive(
         async with services.hub.subscribe(player_channel(who.id)) as sub:
             yield line(first)
             status = (await services.challenges.get(first["id"])).status
-            while status == "created":
+            while status == ChallengeStatus.CREATED:
                 text = await next_message(sub, keepalive)
                 if text is CLOSING:
                     return  # the server is shutting down: the challenge is withdrawn
@@ -243,7 +244,7 @@ async def cancel_if_waiting(
 ) -> None:
     """The challenger closed its kept-alive request: the challenge ends with it."""
     with contextlib.suppress(ServiceError):  # answered (or cancelled) meanwhile
-        if (await services.challenges.get(challenge_id)).status == "created":
+        if (await services.challenges.get(challenge_id)).status == ChallengeStatus.CREATED:
             await services.challenges.cancel(who, challenge_id, base)
 
 
@@ -397,7 +398,7 @@ async def withdraw(services: Services, who: Identity, game_id: str) -> None:
     """The seeker left: cancel the open game if nobody took its seat."""
     with contextlib.suppress(ServiceError):
         game = await services.games.get(game_id)
-        if game.status == "created":
+        if game.status == GameStatus.CREATED:
             await services.games.cancel(who, game_id)
 
 
@@ -408,7 +409,7 @@ async def wait_for_opponent(
     try:
         async with services.hub.subscribe(game_channel(game_id)) as sub:
             status = (await services.games.get(game_id)).status  # joined before we listened?
-            while status == "created":
+            while status == GameStatus.CREATED:
                 text = await next_message(sub, keepalive)
                 if text is None:
                     yield KEEPALIVE

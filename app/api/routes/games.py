@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Request, status
 import engine
 
 from ...schemas import (
+    CountOut,
     CreateGameIn,
     ErrorOut,
     GameCreatedOut,
@@ -17,6 +18,7 @@ from ...schemas import (
     LobbyOut,
     PlayerOut,
 )
+from ...services import playerstats
 from ...services.games import NewGame
 from ..auth import Caller, caller, client_ip
 from ..deps import CurrentPlayer, ServicesDep
@@ -34,13 +36,16 @@ def limit_games(services: ServicesDep, who: CurrentPlayer, request: Request) -> 
 
 
 @router.get("/me", response_model=PlayerOut, response_model_exclude_none=True)
-async def me(who: Annotated[Caller, Depends(caller())]) -> PlayerOut:
-    """Who this browser (or token) plays as; username and title only for an account."""
+async def me(who: Annotated[Caller, Depends(caller())], services: ServicesDep) -> PlayerOut:
+    """Who this browser (or token) plays as, and its games (``count``, as lichess's); username
+    and title only for an account."""
+    found = await playerstats.counts(services.games.sessions, who.identity.id)
     return PlayerOut(
         id=who.identity.id,
         name=who.identity.name,
         username=who.username,
         title="BOT" if who.bot else None,
+        count=CountOut(**found.lichess()),
     )
 
 

@@ -13,12 +13,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import case, func, or_, select
+from sqlalchemy import or_, select
 
+from ...domain.enums import GameStatus
 from ...models import Game, Player
-from ...services import exports
+from ...schemas import CountOut
+from ...services import exports, playerstats
 from ...services.errors import ServiceError
-from ...services.games import ENDED
 from ...services.streams import event_game, load_players
 from ..auth import Caller, account_caller, caller
 from ..botmodels import EventGameOut, LichessGameOut
@@ -42,15 +43,6 @@ class TokenTestOut(BaseModel):
     userId: str = Field(description="the account's id (GET /api/account)")
     scopes: str = Field(description="comma-separated, as lichess")
     expires: int | None = Field(description="epoch ms; null: the token does not expire")
-
-
-class CountOut(BaseModel):
-    all: int = Field(description="games played (started), finished or not")
-    rated: int = Field(description="0: there are no rated games yet")
-    win: int
-    loss: int
-    draw: int
-    playing: int
 
 
 class UserOut(BaseModel):
@@ -104,28 +96,6 @@ async def account_by_name(services: Services, username: str) -> Player:
     return player
 
 
-async def counts(services: Services, player_id: str) -> tuple[dict[str, int], str | None]:
-    """The player's game counts, and the id of a game it is playing (None: none)."""
-    seat = or_(Game.first_id == player_id, Game.second_id == player_id)
-    my_side = case((Game.first_id == player_id, "first"), else_="second")
-    finished = Game.status.in_(ENDED)
-    decided = Game.winner.is_not(None)
-    stmt = select(
-        func.count(),
-        func.count().filter(finished, decided, Game.winner == my_side),
-        func.count().filter(finished, decided, Game.winner != my_side),
-        func.count().filter(
-            finished, Game.winner.is_(None), Game.status.not_in(("aborted", "noStart"))
-        ),
-        func.count().filter(Game.status == "started"),
-        func.max(case((Game.status == "started", Game.id))),
-    ).where(seat, Game.started_ms.is_not(None))
-    async with services.games.sessions() as session:
-        total, win, loss, draw, playing, current = (await session.execute(stmt)).one()
-    data = {"all": total, "rated": 0, "win": win, "loss": loss, "draw": draw, "playing": playing}
-    return data, current
-
-
 # ---- routes ---------------------------------------------------------------------------------
 @router.post(
     "/api/token/test",
@@ -169,7 +139,9 @@ async def now_playing(
     async with services.games.sessions() as session:
         stmt = (
             select(Game)
-            .where(Game.status == "started", or_(Game.first_id == me, Game.second_id == me))
+            .where(
+                Game.status == GameStatus.STARTED, or_(Game.first_id == me, Game.second_id == me)
+            )
             .order_by(Game.started_ms.desc(), Game.id)
             .limit(200)
         )
@@ -216,11 +188,11 @@ async def public_data(username: str, request: Request, services: ServicesDep) ->
     """Id, username, title, creation time, game counts, and the game being played."""
     player = await account_by_name(services, username)
     base = base_url(request)
-    count, current = await counts(services, player.id)
+    found = await playerstats.counts(services.games.sessions, player.id)
     data = user_json(player)
-    data["count"] = count
-    if current is not None:
-        data["playing"] = f"{base}/game/{current}"
+    data["count"] = found.lichess()
+    if found.current is not None:
+        data["playing"] = f"{base}/game/{found.current}"
     return UserOut.model_validate(data)
 
 
@@ -266,7 +238,7 @@ async def statuses(
     async with services.games.sessions() as session:
         rows = await session.execute(
             select(Game.first_id, Game.second_id, Game.id).where(
-                Game.status == "started",
+                Game.status == GameStatus.STARTED,
                 or_(Game.first_id.in_(wanted), Game.second_id.in_(wanted)),
             )
         )

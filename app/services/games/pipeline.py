@@ -2,7 +2,9 @@
 process last read or wrote, else the database's) -> run the change -> persist with one
 conditional UPDATE that commits by itself and matches no row if the stored game is no longer
 the one read (rows.py: then reload and run the change again). A duplicate or late submission
-can never apply twice: it finds the ply moved on and is refused.
+can never apply twice: it finds the ply moved on and is refused. The change's durable events
+(a game ended) are written to the outbox by that same write, so they exist if and only if
+the change committed (app/services/outbox.py consumes them).
 
 Changes of one game in this process run one at a time (a lock per game), so the events of
 one game are told in the order they were committed.
@@ -16,6 +18,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
+from ...domain.durable import outbox_items
 from ...domain.events import GameEvent
 from ...models import Game
 from ..errors import ServiceError
@@ -85,8 +88,9 @@ class Pipeline:
         while True:
             game = to_game(stored.row)
             error = None
+            now = self.now()
             try:
-                events = change(game, self.now())
+                events = change(game, now)
             except KeptThenRefused as kept:
                 events, error = kept.events, kept.error
             except ServiceError:
@@ -104,9 +108,10 @@ class Pipeline:
                 stored, fresh = latest, True
                 continue
             try:
-                saved = await self.rows.save(stored, new)
+                saved = await self.rows.save(stored, new, outbox_items(events, now))
             except ConnectionLost:
-                # Did the UPDATE commit before the connection died? The row tells.
+                # Did the UPDATE commit before the connection died? The row tells (and the
+                # outbox rows committed with it, or not, in the same statement).
                 latest = await self.load(game_id)
                 if latest.row != new:
                     stored, fresh = latest, True

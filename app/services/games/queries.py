@@ -21,7 +21,7 @@ async def lobby(
                 await session.execute(
                     select(Game)
                     .where(Game.status == GameStatus.CREATED, Game.public.is_(True))
-                    .order_by(Game.created_ms.desc())
+                    .order_by(Game.created_ms.desc(), Game.id)  # one order: lobby diffs
                     .limit(limit)
                 )
             ).scalars()
@@ -31,7 +31,7 @@ async def lobby(
                 await session.execute(
                     select(Game)
                     .where(Game.status == GameStatus.STARTED, Game.public.is_(True))
-                    .order_by(Game.started_ms.desc())
+                    .order_by(Game.started_ms.desc(), Game.id)
                     .limit(limit)
                 )
             ).scalars()

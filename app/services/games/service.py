@@ -4,14 +4,19 @@ abort, claims, and the server's own time-outs.
 Every change runs one transition (transitions.py) through the pipeline (pipeline.py), then
 tells its events: to the listeners of this process (the timekeeper, the lobby, the bot event
 streams, presence) and, as a ``GameUpdate`` with the state after it, on the game's hub channel
-(every socket and stream showing the game, on every instance).
+(every socket and stream showing the game, on every instance). A change with durable events
+(written to the outbox with it) first awaits the ``durable`` hooks (the outbox consumer).
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +31,14 @@ from engine import EngineError, Side
 
 from ...core.config import Settings
 from ...domain.enums import ENDED, GameStatus
-from ...domain.events import GameCreated, GameEvent, GameStarted, MovePlayed, SeatTaken
+from ...domain.events import (
+    DURABLE,
+    GameCreated,
+    GameEvent,
+    GameStarted,
+    MovePlayed,
+    SeatTaken,
+)
 from ...domain.players import Identity
 from ...models import Game, Player
 from ...realtime.hub import LocalHub
@@ -39,13 +51,33 @@ from .rules import MAX_CLOCK_MINUTES, MAX_INCREMENT_SECONDS, Positions, clock_ms
 from .state import GameState, LiveState, Seats, live_state
 from .transitions import Transitions, seat_of
 
+log = logging.getLogger(__name__)
+
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+NAMES_KEPT = 50_000
+STATES_KEPT = 2_000
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
 # Called after every committed change, with the game and its events.
 Listener = Callable[[Game, Sequence[GameEvent]], None]
+# Awaited after a change with durable events committed, before anyone is told.
+DurableHook = Callable[[Game, Sequence[GameEvent]], Awaitable[None]]
+
+# Run in the transaction that inserts a started game (an accepted challenge flips its
+# status there): False rolls the insert back, so a game exists exactly when it was claimed.
+Claim = Callable[[AsyncSession], Awaitable[bool]]
+
+
+class _Unclaimed(Exception):
+    """The claim of a game's insert said no."""
 
 
 def too_many_open(whose: str, cap: int) -> ServiceError:
@@ -88,9 +120,19 @@ class GameService:
         # The move pipeline's reads and writes of game rows (not the ORM: see rows.py).
         # (The pipeline asks this service the time: a test may swap ``now``.)
         self.pipeline = Pipeline(
-            rows if rows is not None else rows_for(sessions.kw["bind"]), lambda: self.now()  # noqa: PLW0108 (a test may swap now)
+            rows if rows is not None else rows_for(sessions.kw["bind"]),
+            lambda: self.now(),  # noqa: PLW0108 (a test may swap now)
         )
         self.listeners: list[Listener] = []
+        self.durable: list[DurableHook] = []
+        # Players' names never change: kept (the most recent) so that a socket opening on
+        # a game costs no query for them. And the part of a game's full state that only
+        # changes with its moves, seats or end, as JSON text: a crowd joining one game shares
+        # it (docs/benchmarks.md, "Crowds").
+        self._names: OrderedDict[str, str] = OrderedDict()
+        self._fixed: OrderedDict[str, tuple[tuple[Any, ...], str]] = OrderedDict()
+        self._reads: dict[str, asyncio.Future[Game]] = {}  # get_shared's reads to start
+        self._reading: set[asyncio.Task[None]] = set()
 
     @property
     def gone_for_ms(self) -> Callable[[str, str], int | None]:
@@ -106,15 +148,46 @@ class GameService:
         """The game as stored now (never only from the cache)."""
         return await self.pipeline.get(game_id)
 
+    async def get_shared(self, game_id: str) -> Game:
+        """``get``, by a read that starts after this call, shared by every caller until it
+        starts: a crowd of sockets opening on one game at once (each subscribed first) reads
+        it once per loop turn, not once each. The game returned is theirs to read only."""
+        pending = self._reads.get(game_id)
+        if pending is None:
+            pending = self._reads[game_id] = asyncio.get_running_loop().create_future()
+            task = asyncio.get_running_loop().create_task(self._read_shared(game_id, pending))
+            self._reading.add(task)
+            task.add_done_callback(self._reading.discard)
+        return await asyncio.shield(pending)
+
+    async def _read_shared(self, game_id: str, pending: asyncio.Future[Game]) -> None:
+        del self._reads[game_id]  # callers from now on need a read that starts later
+        try:
+            pending.set_result(await self.get(game_id))
+        except asyncio.CancelledError:
+            pending.cancel()
+            raise
+        except Exception as exc:
+            pending.set_exception(exc)
+            pending.exception()  # retrieved: nobody may be waiting any more
+
     async def close(self) -> None:
         """Close the rows' own connections (PostgreSQL); the service is done."""
         await self.pipeline.close()
 
     async def players(self, game: Game) -> Seats:
         ids = [i for i in (game.first_id, game.second_id, game.creator_id) if i]
-        async with self.sessions() as session:
-            rows = (await session.execute(select(Player).where(Player.id.in_(ids)))).scalars()
-            names = {p.id: p.name for p in rows}
+        missing = [i for i in ids if i not in self._names]
+        if missing:
+            async with self.sessions() as session:
+                query = select(Player.id, Player.name).where(Player.id.in_(missing))
+                for pid, name in (await session.execute(query)).all():
+                    self._names[pid] = name
+            while len(self._names) > NAMES_KEPT:
+                self._names.popitem(last=False)
+        names = {i: self._names[i] for i in ids if i in self._names}
+        for i in names:
+            self._names.move_to_end(i)
 
         def seat(pid: str | None) -> Any:
             return {"id": pid, "name": names.get(pid, "?")} if pid else None
@@ -154,6 +227,24 @@ class GameService:
         }
         return state
 
+    async def state_text(self, game: Game) -> str:
+        """``state(game)`` as JSON text: the live part made now, the rest kept per game while
+        its moves, seats and end stay the same (the same text as ``json.dumps(state)``)."""
+        key = (
+            game.moves, game.status in ENDED, game.first_id, game.second_id, game.public,
+            game.started_ms, game.finished_ms,
+        )  # fmt: skip
+        kept = self._fixed.get(game.id)
+        if kept is None or kept[0] != key:
+            state = await self.state(game)
+            fixed = {k: v for k, v in state.items() if k not in LiveState.__annotations__}
+            kept = self._fixed[game.id] = (key, _json(fixed))
+            while len(self._fixed) > STATES_KEPT:
+                self._fixed.popitem(last=False)
+        self._fixed.move_to_end(game.id)
+        live = _json(self.live(game))
+        return f"{live[:-1]},{kept[1][1:]}"
+
     def first_move_deadline(self, game: Game) -> int | None:
         return self.transitions.first_move_deadline(game)
 
@@ -169,10 +260,19 @@ class GameService:
         async with self.pipeline.serial(game_id):
             changed = await self.pipeline.run(game_id, change)
             if changed.events:
+                if any(isinstance(e, DURABLE) for e in changed.events):
+                    await self._durable(changed.game, changed.events)
                 await self._tell(changed.game, changed.events)
         if changed.error is not None:
             raise changed.error
         return changed.game
+
+    async def _durable(self, game: Game, events: Sequence[GameEvent]) -> None:
+        for hook in self.durable:
+            try:
+                await hook(game, events)
+            except Exception:  # the change stands; the outbox's sweep consumes it later
+                log.exception("a durable hook failed on game %s", game.id)
 
     async def _tell(self, game: Game, events: Sequence[GameEvent]) -> None:
         for listener in self.listeners:
@@ -245,10 +345,18 @@ class GameService:
             created_ms=now,
         )
 
-    async def _insert(self, game: Game, events: list[GameEvent]) -> Game:
+    async def _insert(
+        self, game: Game, events: list[GameEvent], claim: Claim | None = None
+    ) -> Game | None:
+        """Insert the game (None: ``claim`` said no, nothing was written) and tell its
+        events."""
         try:
             async with self.sessions() as session, session.begin():
+                if claim is not None and not await claim(session):
+                    raise _Unclaimed  # rolls the transaction back
                 session.add(game)
+        except _Unclaimed:
+            return None
         except IntegrityError:
             if game.first_id is None or game.first_id != game.second_id:
                 raise
@@ -300,7 +408,9 @@ class GameService:
         events: list[GameEvent] = [GameCreated(game.id, 0, who.id, new.public)]
         if new.color != "random":
             events.append(SeatTaken(game.id, 0, Side(new.color), who.id))
-        return await self._insert(game, events)
+        inserted = await self._insert(game, events)
+        assert inserted is not None  # no claim: always inserted
+        return inserted
 
     async def create_started(
         self,
@@ -315,9 +425,13 @@ class GameService:
         increment_ms: int,
         public: bool = True,
         initial_fen: str | None = None,
-    ) -> Game:
+        rated: bool = False,
+        claim: Claim | None = None,
+    ) -> Game | None:
         """A game whose two players are known (an accepted challenge): both seated and the
-        game started at once, under the given id (the challenge's)."""
+        game started at once, under the given id (the challenge's). With ``claim``, the
+        game is inserted in the same transaction as the claim, and only if it succeeds
+        (None otherwise)."""
         creator_side = Side.FIRST if creator.id == first.id else Side.SECOND
         game = self._new_game(
             game_id,
@@ -333,6 +447,7 @@ class GameService:
         await self.ensure_player(first)
         await self.ensure_player(second)
         game.first_id, game.second_id = first.id, second.id
+        game.rated = rated
         game.status = GameStatus.STARTED
         game.started_ms = game.turn_started_ms = game.created_ms
         events: list[GameEvent] = [
@@ -341,7 +456,7 @@ class GameService:
             SeatTaken(game.id, 0, Side.SECOND, second.id),
             GameStarted(game.id, 0, first.id, second.id),
         ]
-        return await self._insert(game, events)
+        return await self._insert(game, events, claim)
 
     async def still_open(self, game_ids: list[str]) -> list[str]:
         return await queries.still_open(self.sessions, game_ids)

@@ -1,0 +1,1 @@
+"""Matchmaking: quick-pairing pools (docs/decisions.md, "Quick pairing")."""

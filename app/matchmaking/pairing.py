@@ -1,0 +1,99 @@
+"""One pairing round of a pool, as arithmetic: who plays whom among the players waiting.
+
+As lichess's pools do, a pair is allowed when the two ratings are close enough, and "close
+enough" widens with the time both have waited: a newcomer is first offered the nearest
+opponents, and anyone who waits long enough is paired with whoever is there. A rating range
+a player set is a hard limit (both ranges must hold the other's rating). Accounts pair with
+accounts (rated games) and anonymous players with anonymous players (casual games): a rated
+game needs two accounts (docs/decisions.md, "Quick pairing").
+
+Ratings are one-dimensional, so the best partners of a player are its neighbours in rating
+order: a round looks at the few nearest neighbours of each player (O(n log n)) and takes the
+allowed pairs best first, instead of a general weighted matching (O(n³)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+START_GAP = 100.0  # the widest rating difference allowed at once
+GAP_PER_SECOND = 10.0  # how fast it widens while both wait
+MAX_GAP = 500.0  # never wider than this (beyond, anyone waiting long enough is paired)
+WAITED_ENOUGH_MS = 60_000  # both waited a minute: any difference is allowed
+NEIGHBOURS = 3  # how many next players in rating order each player is compared with
+
+
+@dataclass(frozen=True, slots=True)
+class Seeker:
+    """A player waiting in one pool."""
+
+    entry_id: str
+    player_id: str
+    rating: float
+    joined_ms: int
+    account: bool  # False: an anonymous visitor (casual games only)
+    rating_range: tuple[int, int] | None = None  # (lowest, highest) opponent rating accepted
+
+
+def allowed_gap(waited_ms: int) -> float:
+    """The widest rating difference allowed for a player who has waited ``waited_ms``."""
+    if waited_ms >= WAITED_ENOUGH_MS:
+        return float("inf")
+    return min(MAX_GAP, START_GAP + GAP_PER_SECOND * max(0, waited_ms) / 1000)
+
+
+def _accepts(seeker: Seeker, rating: float) -> bool:
+    if seeker.rating_range is None:
+        return True
+    low, high = seeker.rating_range
+    return low <= rating <= high
+
+
+def score(a: Seeker, b: Seeker, now_ms: int) -> float | None:
+    """How good a pair is (lower is better), or None if it is not allowed now."""
+    if a.player_id == b.player_id or a.account != b.account:
+        return None
+    if not (_accepts(a, b.rating) and _accepts(b, a.rating)):
+        return None
+    difference = abs(a.rating - b.rating)
+    # The one who waited less decides: a newcomer is not thrown to a far opponent at once.
+    waited = min(now_ms - a.joined_ms, now_ms - b.joined_ms)
+    if difference > allowed_gap(waited):
+        return None
+    # Among allowed pairs, the nearest ratings first; long waits go first among equals.
+    return difference - (now_ms - min(a.joined_ms, b.joined_ms)) / 1000
+
+
+def pair(seekers: Iterable[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:
+    """The pairs of one round of one pool; each seeker (and each player) in at most one.
+    The longer waiter of a pair comes first."""
+    accounts: list[Seeker] = []
+    anonymous: list[Seeker] = []
+    for seeker in seekers:
+        (accounts if seeker.account else anonymous).append(seeker)
+    return _pair_one_kind(accounts, now_ms) + _pair_one_kind(anonymous, now_ms)
+
+
+def _pair_one_kind(seekers: list[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:
+    by_rating: Sequence[Seeker] = sorted(seekers, key=lambda s: (s.rating, s.joined_ms))
+    candidates: list[tuple[float, int, int]] = []
+    for i, a in enumerate(by_rating):
+        for j in range(i + 1, min(i + 1 + NEIGHBOURS, len(by_rating))):
+            found = score(a, by_rating[j], now_ms)
+            if found is not None:
+                candidates.append((found, i, j))
+    candidates.sort()
+    taken_entries: set[int] = set()
+    taken_players: set[str] = set()
+    pairs: list[tuple[Seeker, Seeker]] = []
+    for _, i, j in candidates:
+        if i in taken_entries or j in taken_entries:
+            continue
+        a, b = by_rating[i], by_rating[j]
+        if a.player_id in taken_players or b.player_id in taken_players:
+            continue
+        taken_entries.update((i, j))
+        taken_players.update((a.player_id, b.player_id))
+        pairs.append((a, b) if a.joined_ms <= b.joined_ms else (b, a))
+    return pairs
