@@ -173,3 +173,20 @@ def test_the_lobby_socket_closes_alike(shared_server: Server):
         _next(ws, "lobby")
         ws.send("x" * (FRAME_LIMIT + 1))
         assert _closed_with(ws) == 1009
+
+
+def test_frames_are_not_compressed_unless_configured(shared_server: Server, tmp_path: Path) -> None:
+    """permessage-deflate costs a zlib pass per message per socket: declined by default
+    (docs/protocol.md), the handshake still succeeding; KODAMA_WS_COMPRESSION=true accepts it."""
+    with _socket(shared_server, "/ws/lobby") as ws:  # the client offers it
+        assert ws.response is not None
+        assert ws.response.headers.get("Sec-WebSocket-Extensions") is None
+        _next(ws, "lobby")
+    secret = "ws-deflate-test-Qm3vB8kLr2XyP0aTn7cE5dHsW9uJfG4i"
+    with (
+        running(tmp_path, secret, KODAMA_WS_COMPRESSION="true") as srv,
+        _socket(srv, "/ws/lobby") as ws,
+    ):
+        assert ws.response is not None
+        assert "permessage-deflate" in ws.response.headers["Sec-WebSocket-Extensions"]
+        _next(ws, "lobby")
