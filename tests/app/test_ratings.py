@@ -72,22 +72,8 @@ def test_a_second_game_starts_from_the_first_ones_result(client, pair) -> None:
     alice, bob = pair
     play(client, started(client, alice, bob), alice, bob, MATE)
     # Colours swapped: bob (first) mates alice this time.
-    services = services_of(client)
-    one, two = Identity(bob.id, "bob"), Identity(alice.id, "alice")
-    second = client.portal.call(
-        lambda: services.games.create_started(
-            secrets.token_urlsafe(6),
-            one,
-            two,
-            one,
-            variant="dobutsu",
-            rules={},
-            clock_ms=None,
-            increment_ms=0,
-            rated=True,
-        )
-    )
-    play(client, second.id, bob, alice, MATE)
+    second = started(client, bob, alice)
+    play(client, second, bob, alice, MATE)
     after_one = glicko2.game(glicko2.Rating(), glicko2.Rating(), glicko2.WIN)
     expected_bob, expected_alice = glicko2.game(after_one[1], after_one[0], glicko2.WIN)
     assert ratings(client, bob.id)["dobutsu"].rating.rating == pytest.approx(expected_bob.rating)
