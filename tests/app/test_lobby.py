@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app.core.time import ManualClock
 from app.domain.enums import Side
 from app.domain.events import GameCreated, MovePlayed
 from app.main import create_app
@@ -96,12 +97,13 @@ def test_the_lobby_lists_update_live_as_changes(quick: TestClient):
             assert LobbyView(again).lists == lobby.lists == quick.get("/api/lobby").json()
 
 
-def test_a_diff_says_only_what_changed(quick: TestClient):
+def test_a_diff_says_only_what_changed(quick: TestClient, clock: ManualClock):
     alice = Player(quick, "alice")
     first = alice.create("wali", public=True)
     with quick.websocket_connect("/ws/lobby") as ws:
         lobby = LobbyView(ws)
         assert [g["id"] for g in lobby.lists["open"]] == [first["id"]]
+        clock.advance(1_000)  # the clock stands still: a second later, the newer game is newer
         second = alice.create("dobutsu", public=True)
         message = ws.receive_json()
         assert message["type"] == "lobbyDiff"
