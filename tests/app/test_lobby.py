@@ -103,7 +103,7 @@ def test_a_diff_says_only_what_changed(quick: TestClient, clock: ManualClock):
     with quick.websocket_connect("/ws/lobby") as ws:
         lobby = LobbyView(ws)
         assert [g["id"] for g in lobby.lists["open"]] == [first["id"]]
-        clock.jump(1_000)  # the second game is the newer (the test's clock stands still)
+        clock.advance(1_000)  # the clock stands still: a second later, the newer game is newer
         second = alice.create("dobutsu", public=True)
         message = ws.receive_json()
         assert message["type"] == "lobbyDiff"
