@@ -401,10 +401,17 @@ def stop_process(proc: subprocess.Popen[bytes]) -> None:
 
 @contextlib.contextmanager
 def running_server(
-    backend: str, workdir: Path, source: Path | None = None
+    backend: str,
+    workdir: Path,
+    source: Path | None = None,
+    *,
+    settings: dict[str, str] | None = None,
+    kill: bool = False,
 ) -> Iterator[tuple[int, Target]]:
     """``python -m app serve`` on a fresh database of this backend, stopped afterwards;
-    ``source``: the app of that checkout instead of this one (a before/after comparison)."""
+    ``source``: the app of that checkout instead of this one (a before/after comparison);
+    ``settings``: more environment on top of the bench's; ``kill``: stop it with SIGKILL
+    (a SIGINT would close thousands of sockets one by one once the numbers are taken)."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -427,6 +434,7 @@ def running_server(
         KODAMA_RATELIMIT_MOVE_BURST="1000000",
         KODAMA_MAX_SOCKETS_PER_IP="1000000",
     )
+    env.update(settings or {})
     if source is not None:  # ahead of this checkout's editable install
         env["PYTHONPATH"] = str(source.resolve())
     pg: TempPostgres | None = None
@@ -455,7 +463,10 @@ def running_server(
         wait_for_server(port, proc, log)
         yield port, Target(backend, proc.pid, db_cpu)
     finally:
-        if proc is not None:
+        if proc is not None and kill and proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+        elif proc is not None:
             stop_process(proc)
         if pg is not None:
             pg.stop()

@@ -8,11 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import resource
-import secrets
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +16,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench.server import wait_for_server
-from tests.postgres import TempPostgres, free_port
+from bench.server import running_server
 
 CONNECT_CONCURRENCY = 200
 TIMEOUT = 60.0
@@ -49,7 +44,6 @@ def rss_kb(pid: int) -> int:
 class Running:
     port: int
     pid: int
-    postmaster: int | None  # PostgreSQL's, or None on SQLite
 
     @property
     def base(self) -> str:
@@ -64,60 +58,21 @@ class Running:
 def running(
     backend: str, workdir: Path, *, source: Path | None = None, **settings: str
 ) -> Iterator[Running]:
-    """The server on a fresh database of ``backend``, with the bench's settings (no rate
-    limits or socket caps: the whole load comes from one address) and ``settings`` on top;
+    """The server of ``bench/server.py`` (a fresh database, no rate limits: the whole load
+    comes from one address) with the socket benches' caps lifted too and ``settings`` on top;
     ``source``: run that checkout's ``app`` instead of this one (a before/after)."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("KODAMA_") and k not in ("DATABASE_URL", "SECRET_KEY", "PYTHONPATH")
-    }
     workdir.mkdir(parents=True, exist_ok=True)
-    env.update(
-        SECRET_KEY=secrets.token_urlsafe(32),
-        KODAMA_DATA_DIR=str(workdir / f"data-{backend}"),
-        KODAMA_FIRST_MOVE_SECONDS="3600",
-        KODAMA_BUILTIN_BOTS="false",
-        KODAMA_RATELIMIT_IP_FACTOR="1000",
-        KODAMA_RATELIMIT_MOVE_PER_S="1000000",
-        KODAMA_RATELIMIT_MOVE_BURST="1000000",
-        KODAMA_RATELIMIT_GAME_PER_S="1000000",
-        KODAMA_RATELIMIT_GAME_BURST="1000000",
-        KODAMA_MAX_SOCKETS_PER_IP="1000000",
-        KODAMA_MAX_OPEN_GAMES="1000000",
-        KODAMA_MAX_OPEN_GAMES_PER_IP="1000000",
-        **settings,
-    )
-    if source is not None:
-        env["PYTHONPATH"] = str(source)
-    pg: TempPostgres | None = None
-    postmaster = None
-    if backend == "postgres":
-        pg = TempPostgres(durable=True)
-        pg.start()
-        env["DATABASE_URL"] = pg.create_database("kodama_bench")
-        postmaster = int((pg.data / "postmaster.pid").read_text().split()[0])
-    port = free_port()
-    log = workdir / f"server-{backend}.log"
-    proc: subprocess.Popen[bytes] | None = None
-    try:
-        with log.open("wb") as out:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                cwd=source or workdir,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        wait_for_server(port, proc, log)
-        yield Running(port, proc.pid, postmaster)
-    finally:
-        if proc is not None and proc.poll() is None:
-            # A SIGINT would close thousands of sockets one by one: the numbers are taken.
-            proc.kill()
-            proc.wait(timeout=30)
-        if pg is not None:
-            pg.stop()
+    caps = {
+        "KODAMA_RATELIMIT_GAME_PER_S": "1000000",
+        "KODAMA_RATELIMIT_GAME_BURST": "1000000",
+        "KODAMA_MAX_OPEN_GAMES": "1000000",
+        "KODAMA_MAX_OPEN_GAMES_PER_IP": "1000000",
+    }
+    with running_server(backend, workdir, source, settings={**caps, **settings}, kill=True) as (
+        port,
+        target,
+    ):
+        yield Running(port, target.pid)
 
 
 @dataclass(eq=False)
