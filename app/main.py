@@ -26,6 +26,7 @@ from .core.config import Settings, get_settings
 from .core.time import Clock, SystemClock
 from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
+from .ratings.announce import RatingsAnnouncer
 from .ratings.service import RatingsConsumer
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
 from .realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
@@ -89,6 +90,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             clock.now_ms,
         )
         service.durable.append(outbox.committed)
+        service.told.append(outbox.told)
+        outbox.after.append(RatingsAnnouncer(sessions, hub).consumed)
         if (point := crash.armed()) is not None:
             log.warning("%s=%s: this process will die there (tests only)", crash.ENV, point)
         await outbox.start()

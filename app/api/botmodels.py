@@ -58,7 +58,9 @@ class AiChallengeIn(GameTermsIn):
 
 
 class ChallengeIn(GameTermsIn):
-    rated: bool = Field(default=False, description="must be false: there are no ratings yet")
+    rated: bool = Field(
+        default=False, description="a rated game: accounts only, not from a position (fen)"
+    )
 
 
 class UserChallengeIn(ChallengeIn):
@@ -98,7 +100,9 @@ class SeekIn(Strict):
     increment: int = Field(default=0, description="seconds per move")
     days: int | None = Field(default=None, description="accepted; the game has no clock")
     color: Literal["white", "black", "random"] = "random"
-    rated: bool = Field(default=False, description="must be false")
+    rated: bool = Field(
+        default=False, description="only rated games are taken; a waiting seek is rated"
+    )
     fen: str | None = FEN_FIELD
     ratingRange: str | None = Field(
         default=None, description="lichess's rating range: accepted and ignored (no ratings yet)"
