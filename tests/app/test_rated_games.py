@@ -138,9 +138,7 @@ def test_rated_games_of_the_browser_need_accounts(client, pair) -> None:
     assert created.status_code == 201, created.text
     game_id = created.json()["id"]
     assert created.json()["game"]["rated"] is True
-    assert_error(
-        visitor.post(f"/api/games/{game_id}/join"), 403, "game.rated_needs_account"
-    )
+    assert_error(visitor.post(f"/api/games/{game_id}/join"), 403, "game.rated_needs_account")
     token = created.json()["inviteUrl"].rsplit("/", 1)[1]
     assert_error(visitor.post(f"/api/invite/{token}"), 403, "game.rated_needs_account")
     assert client.get(f"/api/games/{game_id}").json()["game"]["status"] == "created"
