@@ -11,10 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.botmodels import EventGameOut, LichessGameOut
-from app.ratings import glicko2
-from tests.app.botapi import MATE, Account, Lines, assert_error, check, services_of
 from app.identity import COOKIE, Identities
+from app.models import PlayerRating
+from app.ratings import glicko2
 from app.services.games import Identity
+from tests.app.botapi import MATE, Account, Lines, assert_error, check, services_of
 from tests.app.conftest import SECRET, Player
 
 WON, LOST = glicko2.game(glicko2.Rating(), glicko2.Rating(), glicko2.WIN)
@@ -120,7 +121,7 @@ def test_a_rated_game_between_two_new_accounts_shows_glicko2_everywhere(client, 
     assert public["count"]["rated"] == 1
     assert alice.get("/api/account").json()["perfs"] == public["perfs"]
     history = client.get("/api/user/bob/rating-history").json()
-    assert [entry["name"] for entry in history][0] == "Dōbutsu shōgi"
+    assert history[0]["name"] == "Dōbutsu shōgi"
     assert len(history) == 5 and all(entry["points"] == [] for entry in history[1:])
     [point] = history[0]["points"]
     assert point[3] == 1258 and len(point) == 4
@@ -208,8 +209,6 @@ def test_the_leaderboard_lists_established_ratings_only(client, clock) -> None:
     accounts = {name: Account(client, name) for name in rows}
 
     async def store() -> None:
-        from app.models import PlayerRating
-
         async with services.games.sessions() as session, session.begin():
             for name, (rating, deviation, games, at) in rows.items():
                 session.add(

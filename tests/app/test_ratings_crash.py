@@ -18,9 +18,13 @@ import pytest
 
 from app.ratings import glicko2
 from app.services import crash
-from tests.app.test_outbox_crash import TRY_GAME, _move, crashing, database  # noqa: F401
+from tests.app import test_outbox_crash
+from tests.app.test_outbox_crash import TRY_GAME, _move
 from tests.server import Server
 
+# The same fixtures: the database (SQLite file or PostgreSQL) and a server set to crash.
+database = test_outbox_crash.database
+crashing = test_outbox_crash.crashing
 PASSWORD = "correct horse battery"
 WON, LOST = glicko2.game(glicko2.Rating(), glicko2.Rating(), glicko2.WIN)
 
