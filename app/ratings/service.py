@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ..domain.enums import GameStatus, Side
 from ..domain.events import GameEnded, GameEvent
 from ..models import Game, Player, PlayerRating, RatingChange
+from ..services import crash
 from . import glicko2
 from .glicko2 import Rating
 
@@ -82,6 +83,7 @@ class RatingsConsumer:
             return  # only games between two accounts are rated
         at = game.finished_ms or 0
         before = await self._locked(session, game.variant, list(seats.values()), at)
+        crash.at("ratings_locked")
         first, second = before[seats[Side.FIRST]], before[seats[Side.SECOND]]
         new_first, new_second = glicko2.game(
             first.rating, second.rating, score_of(event.winner, Side.FIRST)
@@ -125,6 +127,9 @@ class RatingsConsumer:
                     at_ms=at,
                 )
             )
+            if side == Side.FIRST:
+                await session.flush()
+                crash.at("ratings_one_side")
 
     async def _locked(
         self, session: AsyncSession, variant: str, player_ids: list[str], at: int

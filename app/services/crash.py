@@ -8,7 +8,8 @@ import os
 
 ENV = "KODAMA_CRASH_AT"
 EXIT_STATUS = 137  # what a shell reports for a process killed by SIGKILL
-POINTS = frozenset(
+# Every consumption of an outbox row passes these.
+OUTBOX_POINTS = frozenset(
     {
         "after_commit",  # a change and its outbox rows committed, nothing consumed
         "after_consume_mark",  # an outbox row marked consumed, not yet acted on nor committed
@@ -16,6 +17,14 @@ POINTS = frozenset(
         "after_consume_commit",  # consumed and committed, the change not yet told
     }
 )
+# Only the consumption of a rated game's end passes these (app/ratings/service.py).
+RATINGS_POINTS = frozenset(
+    {
+        "ratings_locked",  # both rating rows made if missing and locked, nothing changed
+        "ratings_one_side",  # one player's rating and change written, not the other's
+    }
+)
+POINTS = OUTBOX_POINTS | RATINGS_POINTS
 
 
 def at(point: str) -> None:

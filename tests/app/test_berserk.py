@@ -237,11 +237,15 @@ def test_challenges_are_listed_declined_and_cancelled(players):
     assert alpha.client.challenges.get_mine()["out"] == []
 
 
-def test_rated_challenges_are_refused_as_there_are_no_ratings(players):
+def test_rated_challenges_between_bots_and_not_from_a_position(players):
+    created = players["alpha"].client.challenges.create("bravo", rated=True, variant="dobutsu")
+    assert created["rated"] is True
     with pytest.raises(berserk.exceptions.ResponseError) as refused:
-        players["alpha"].client.challenges.create("bravo", rated=True, variant="dobutsu")
+        players["alpha"].client.challenges.create(
+            "bravo", rated=True, variant="dobutsu", position="gle/1c1/1C1/ELG f -"
+        )
     assert refused.value.status_code == 400
-    assert refused.value.cause["code"] == "challenge.rated"
+    assert refused.value.cause["code"] == "challenge.rated_position"
 
 
 def test_create_with_accept_starts_the_game_then_a_bot_resigns(players):

@@ -529,7 +529,11 @@ def test_seek_refusals(client):
     assert_error(robot.post("/api/board/seek", {"variant": "dobutsu"}), 403, "bot.forbidden")
     assert_error(alice.post("/api/board/seek", {"variant": "draughts"}), 400, "game.unknown")
     assert_error(
-        alice.post("/api/board/seek", {"variant": "yote", "rated": True}), 400, "challenge.rated"
+        alice.post(
+            "/api/board/seek", {"variant": "yote", "rated": True, "fen": "5/5/5/5/5 f 12 12"}
+        ),
+        400,
+        "challenge.rated_position",
     )
     assert_error(
         alice.post("/api/board/seek", {"variant": "yote", "time": 0}), 400, "clock.invalid"

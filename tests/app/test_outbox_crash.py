@@ -84,7 +84,7 @@ def crashing(
         yield server
 
 
-@pytest.mark.parametrize("crashing", sorted(crash.POINTS), indirect=True)
+@pytest.mark.parametrize("crashing", sorted(crash.OUTBOX_POINTS), indirect=True)
 def test_counts_are_exact_after_a_crash(crashing: Server, database: str | None, tmp_path: Path):
     server = crashing
     point = server.env[crash.ENV]
