@@ -20,12 +20,13 @@ from .api import docs, openapi, ws
 from .api.deps import Services
 from .api.headers import SecurityHeaders
 from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
-from .api.routes import account, bot, challenges, export, games, pages, users
+from .api.routes import account, bot, challenges, export, games, pages, ratings, users
 from .body_limit import BodyLimit
 from .core.config import Settings, get_settings
 from .core.time import Clock, SystemClock
 from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
+from .ratings.announce import RatingsAnnouncer
 from .ratings.service import RatingsConsumer
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
 from .realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
@@ -89,6 +90,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             clock.now_ms,
         )
         service.durable.append(outbox.committed)
+        service.told.append(outbox.told)
+        outbox.after.append(RatingsAnnouncer(sessions, hub).consumed)
         if (point := crash.armed()) is not None:
             log.warning("%s=%s: this process will die there (tests only)", crash.ENV, point)
         await outbox.start()
@@ -237,6 +240,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(export.router)
     app.include_router(export.lichess_router)
     app.include_router(users.router)
+    app.include_router(ratings.router)
     app.include_router(ws.router)
     app.include_router(docs.router)
     app.include_router(pages.router)

@@ -81,9 +81,15 @@ class Game(Base):
     draw_offer: Mapped[str | None] = mapped_column(String(8))  # first | second
     # Who proposes to take back moves (first | second); only in casual games.
     takeback_offer: Mapped[str | None] = mapped_column(String(8), default=None)
-    # Rated games count for ratings (a later issue): none is rated yet, and a rated game
+    # A rated game changes both players' ratings when it ends (app/ratings/service.py) and
     # allows no takeback.
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Each seated account's rating in this game as of the game's start (idle days applied),
+    # rounded, and whether it was provisional; None for an anonymous player (migration 0012).
+    first_rating: Mapped[int | None] = mapped_column(Integer, default=None)
+    first_provisional: Mapped[bool | None] = mapped_column(Boolean, default=None)
+    second_rating: Mapped[int | None] = mapped_column(Integer, default=None)
+    second_provisional: Mapped[bool | None] = mapped_column(Boolean, default=None)
     winner: Mapped[str | None] = mapped_column(String(8))  # first | second; None: draw
     reason: Mapped[str | None] = mapped_column(String(24))
     created_ms: Mapped[int] = mapped_column(BigInteger)

@@ -26,13 +26,16 @@ class CreateGameIn(BaseModel):
     clock: ClockIn | None = Field(default=None, description="Fischer clock; null: no clock")
     color: Literal["first", "second", "random"] = "random"
     public: bool = Field(default=True, description="listed in the lobby for anyone to join")
+    rated: bool = Field(
+        default=False, description="changes both players' ratings: accounts only (both seats)"
+    )
 
 
 class CountOut(BaseModel):
     """A player's games, in lichess's ``count`` shape (the fields that apply here)."""
 
     all: int = Field(description="games finished, aborted ones (and noStart) not counted")
-    rated: int = Field(description="0: there are no rated games yet")
+    rated: int = Field(description="finished games that changed the player's ratings")
     win: int
     loss: int
     draw: int

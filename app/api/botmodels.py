@@ -58,7 +58,9 @@ class AiChallengeIn(GameTermsIn):
 
 
 class ChallengeIn(GameTermsIn):
-    rated: bool = Field(default=False, description="must be false: there are no ratings yet")
+    rated: bool = Field(
+        default=False, description="a rated game: accounts only, not from a position (fen)"
+    )
 
 
 class UserChallengeIn(ChallengeIn):
@@ -98,7 +100,9 @@ class SeekIn(Strict):
     increment: int = Field(default=0, description="seconds per move")
     days: int | None = Field(default=None, description="accepted; the game has no clock")
     color: Literal["white", "black", "random"] = "random"
-    rated: bool = Field(default=False, description="must be false")
+    rated: bool = Field(
+        default=False, description="only rated games are taken; a waiting seek is rated"
+    )
     fen: str | None = FEN_FIELD
     ratingRange: str | None = Field(
         default=None, description="lichess's rating range: accepted and ignored (no ratings yet)"
@@ -132,6 +136,8 @@ class GamePlayerOut(Strict):
     id: str = Field(description="the player id (GET /api/account's id)")
     name: str = Field(description="the username, or an anonymous player's display name")
     title: str | None = Field(description='"BOT" for a bot account')
+    rating: int | None = Field(default=None, description="an account's, at the game's start")
+    provisional: bool | None = Field(default=None, description="true while provisional")
 
 
 class ClockOut(Strict):
@@ -208,6 +214,8 @@ class OpponentOut(Strict):
     id: str | None
     username: str
     title: str | None
+    rating: int | None = Field(default=None, description="an account's, at the game's start")
+    ratingDiff: int | None = Field(default=None, description="gameFinish of a rated game")
 
 
 class StatusOut(Strict):
@@ -241,6 +249,7 @@ class EventGameOut(Strict):
     rules: dict[str, str]
     winner: Color | None = None
     reason: str | None = None
+    ratingDiff: int | None = Field(default=None, description="gameFinish of a rated game")
 
 
 class GameEvent(Strict):
@@ -409,6 +418,9 @@ class LichessUser(Strict):
 
 class LichessSeat(Strict):
     user: LichessUser | None = Field(default=None, description="absent: a free seat")
+    rating: int | None = Field(default=None, description="an account's, at the game's start")
+    ratingDiff: int | None = Field(default=None, description="once a rated game's end counted")
+    provisional: bool | None = Field(default=None, description="true: provisional at start")
 
 
 class LichessPlayers(Strict):

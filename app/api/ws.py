@@ -26,7 +26,7 @@ from ..realtime.hub import CLOSING, RESYNC
 from ..realtime.presence import PresenceChanged
 from ..services.errors import ServiceError
 from ..services.games import GameService, Identity
-from ..services.updates import GameUpdate
+from ..services.updates import GameUpdate, RatingsChanged
 from .auth import client_ip
 from .deps import Services
 from .viewer import Viewer, view_of
@@ -183,6 +183,8 @@ async def _forward(
             await conn.send(presence_text(message))
         elif isinstance(message, ChatPosted):
             await conn.send(chat_text(message))
+        elif isinstance(message, RatingsChanged):
+            await conn.send(ratings_text(message))
 
 
 def _text(data: Mapping[str, Any]) -> str:
@@ -204,6 +206,10 @@ def presence_text(message: PresenceChanged) -> str:
     online = {"first": message.first, "second": message.second}
     data = {"type": "presence", "ply": message.ply, "online": online}
     return _text({**data, "spectators": message.spectators})
+
+
+def ratings_text(message: RatingsChanged) -> str:
+    return _text({"type": "ratings", "ply": message.ply, "ratings": message.ratings})
 
 
 def chat_text(chat: ChatPosted) -> str:

@@ -69,6 +69,12 @@ DECLINE_REASONS = {
     "onlyBot": "I'm only accepting challenges from bots.",
 }
 MAX_LIMIT_SECONDS = MAX_CLOCK_MINUTES * 60
+
+
+def rated_needs_account() -> ServiceError:
+    return ServiceError("challenge.rated_needs_account", "only accounts can play rated games", 403)
+
+
 MAX_DAYS = 14
 
 
@@ -94,9 +100,10 @@ class Terms:
         except EngineError as exc:
             raise ServiceError(exc.code, str(exc), 400) from None
         fen = None if self.fen is None else start_position(game, self.fen)
-        if self.rated:
+        if self.rated and self.fen is not None:
+            # lichess: a game from a custom position cannot be rated.
             raise ServiceError(
-                "challenge.rated", "rated games are not available yet: send rated=false"
+                "challenge.rated_position", "a game from a position cannot be rated", 400
             )
         if self.color not in COLORS:
             raise ServiceError("request.invalid", "color must be white, black or random")
@@ -120,7 +127,7 @@ class Terms:
             self.increment if self.limit is not None else 0,
             self.days,
             self.color,
-            False,
+            self.rated,
             fen,
         )
 
@@ -343,6 +350,7 @@ class ChallengeService:
             raise ServiceError("user.not_found", f"no player {username!r}", 404)
         if dest.id == challenger.id:
             raise ServiceError("challenge.self", "you cannot challenge yourself")
+        await self.require_account(challenger, terms)
         challenge = await self._insert(challenger, dest.id, terms)
         await self.announce(challenge, "challenge", base_url)
         return challenge
@@ -350,7 +358,19 @@ class ChallengeService:
     async def create_open(
         self, creator: Identity, terms: Terms, name: str | None = None
     ) -> Challenge:
-        return await self._insert(creator, None, terms.checked(), name)
+        terms = terms.checked()
+        await self.require_account(creator, terms)
+        return await self._insert(creator, None, terms, name)
+
+    async def require_account(self, who: Identity, terms: Terms) -> None:
+        """A rated game is proposed, and played, by accounts only."""
+        if terms.rated and not await self._is_account(who.id):
+            raise rated_needs_account()
+
+    async def _is_account(self, player_id: str) -> bool:
+        async with self.sessions() as session:
+            player = await session.get(Player, player_id)
+        return player is not None and player.username is not None
 
     async def _insert(
         self, challenger: Identity, dest_id: str | None, terms: Terms, name: str | None = None
@@ -368,7 +388,7 @@ class ChallengeService:
             days=terms.days,
             color=terms.color,
             final_color=None,
-            rated=False,
+            rated=terms.rated,
             status=ChallengeStatus.CREATED,
             decline_reason=None,
             open_white_id=None,
@@ -467,6 +487,7 @@ class ChallengeService:
             clock_ms=None if challenge.clock_limit is None else challenge.clock_limit * 1000,
             increment_ms=(challenge.clock_increment or 0) * 1000,
             initial_fen=challenge.initial_fen,
+            rated=challenge.rated,
             claim=claim,
         )
         return game is not None
@@ -482,6 +503,8 @@ class ChallengeService:
             return await self._start_when_full(challenge)
         if challenge.status != ChallengeStatus.CREATED:
             raise self._not_pending(challenge)
+        if challenge.rated and not await self._is_account(who.id):
+            raise rated_needs_account()
         free = [
             c
             for c, holder in (
@@ -573,6 +596,7 @@ class ChallengeService:
     # ---- seeks ---------------------------------------------------------------------------
     async def pair(self, who: Identity, terms: Terms) -> Game | None:
         """Take the seat of the oldest compatible open public game, if there is one."""
+        await self.require_account(who, terms)
         clock_ms = terms.clock_ms
         conditions = [
             Game.status == GameStatus.CREATED,
@@ -580,6 +604,7 @@ class ChallengeService:
             Game.variant == terms.variant,
             Game.creator_id != who.id,
             Game.initial_fen.is_(None) if terms.fen is None else Game.initial_fen == terms.fen,
+            Game.rated == terms.rated,
         ]
         if clock_ms is None:
             conditions.append(Game.clock_initial_ms.is_(None))
@@ -605,6 +630,7 @@ class ChallengeService:
 
     async def seek(self, who: Identity, terms: Terms) -> Game:
         """A public open game in the lobby, waiting for an opponent (nothing to pair with)."""
+        await self.require_account(who, terms)
         color = "random" if terms.color == "random" else SIDE[terms.color]
         return await self.games.create(
             who,
@@ -616,5 +642,6 @@ class ChallengeService:
                 color=color,
                 public=True,
                 initial_fen=terms.fen,
+                rated=terms.rated,
             ),
         )

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..domain.enums import GameStatus, Side
 from ..models import Challenge, Game
+from ..ratings.reading import Change, game_changes, seat_rating
 from . import record
 from .games import ENDED, initial_text
 from .streams import COLOR, PlayerInfo, load_players, speed_of
@@ -46,6 +47,8 @@ class GameContext:
 
     players: Mapping[str, PlayerInfo] = field(default_factory=dict)
     friends: Mapping[str, int | None] = field(default_factory=dict)  # challenge id -> days
+    # What rated games' ends did to the ratings, by game id then side.
+    changes: Mapping[str, Mapping[Side, Change]] = field(default_factory=dict)
 
     def source(self, game: Game) -> str:
         return "friend" if game.id in self.friends else "lobby"
@@ -66,7 +69,7 @@ async def context_of(
             select(Challenge.id, Challenge.days).where(Challenge.id.in_(ids))
         )
         friends = {row[0]: row[1] for row in rows}
-    return GameContext(players, friends)
+    return GameContext(players, friends, await game_changes(sessions, games))
 
 
 def last_move_at(game: Game) -> int:
@@ -138,13 +141,24 @@ def text_record(
     return record.write(record_tags(game, context, base_url) if tags else {}, moves_text)
 
 
-def _user(info: PlayerInfo | None, player_id: str | None) -> dict[str, Any]:
+def _user(game: Game, side: Side, context: GameContext) -> dict[str, Any]:
+    player_id = game.first_id if side == Side.FIRST else game.second_id
     if player_id is None:
         return {}  # a free seat (a game still waiting for its second player)
+    info = context.players.get(player_id)
     user: dict[str, Any] = {"name": "?" if info is None else info.name, "id": player_id}
     if info is not None and info.title:
         user["title"] = info.title
-    return {"user": user}
+    data: dict[str, Any] = {"user": user}
+    rating = seat_rating(game, side)
+    if rating is not None:
+        data["rating"] = rating[0]
+        change = context.changes.get(game.id, {}).get(side)
+        if change is not None:
+            data["ratingDiff"] = change.diff
+        if rating[1]:
+            data["provisional"] = True
+    return data
 
 
 def game_json(
@@ -170,8 +184,8 @@ def game_json(
         "status": game.status,
         "source": context.source(game),
         "players": {
-            "white": _user(context.players.get(game.first_id or ""), game.first_id),
-            "black": _user(context.players.get(game.second_id or ""), game.second_id),
+            "white": _user(game, Side.FIRST, context),
+            "black": _user(game, Side.SECOND, context),
         },
         "initialFen": initial_fen(game),
         "lastFen": game.fen,
@@ -209,7 +223,8 @@ class GameFilter:
     ongoing: bool = False
     newest_first: bool = True
     max: int | None = None
-    nothing: bool = False  # a filter no game can pass (rated=true, an unknown opponent)
+    rated: bool | None = None  # True: rated games only; False: casual ones only
+    nothing: bool = False  # a filter no game can pass (an unknown opponent)
 
 
 def _conditions(wanted: GameFilter) -> list[Any]:
@@ -231,6 +246,8 @@ def _conditions(wanted: GameFilter) -> list[Any]:
         conditions.append(or_(Game.first_id == wanted.vs, Game.second_id == wanted.vs))
     if wanted.variants is not None:
         conditions.append(Game.variant.in_(wanted.variants))
+    if wanted.rated is not None:
+        conditions.append(Game.rated == wanted.rated)
     return conditions
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from sqlalchemy import select, update
@@ -39,6 +39,11 @@ class Consumer(Protocol):
         consumed: called once per event, ever (never again after a commit)."""
 
 
+# Awaited after an event's consumption committed (its effects are visible): telling others.
+# Not exactly once: a crash right after the commit tells nobody (docs/decisions.md).
+AfterHook = Callable[[GameEvent], Awaitable[None]]
+
+
 class OutboxConsumer:
     def __init__(
         self,
@@ -53,10 +58,22 @@ class OutboxConsumer:
         self.now = clock_ms
         self.sweep_seconds = sweep_seconds
         self._sweeper: asyncio.Task[None] | None = None
+        self.after: list[AfterHook] = []
+        # Events consumed right after their change, to tell once the change itself is told
+        # (``told``), by game id: the game's lock is held from ``committed`` to ``told``.
+        self._untold: dict[str, list[GameEvent]] = {}
 
-    async def consume(self, game_id: str, seq: int, kind: str, payload: Any) -> bool:
+    async def consume(
+        self,
+        game_id: str,
+        seq: int,
+        kind: str,
+        payload: Any,
+        untold: list[GameEvent] | None = None,
+    ) -> bool:
         """Mark the row consumed and act on it, in one transaction: False if it was consumed
-        already (by anyone), and then nothing is done."""
+        already (by anyone), and then nothing is done. Once committed, the ``after`` hooks
+        are told, or (``untold``) the event is left there for the caller to tell."""
         event = decode(kind, payload)  # a kind this code does not know: left for a newer one
         async with self.sessions() as session, session.begin():
             marked = await session.execute(
@@ -76,19 +93,32 @@ class OutboxConsumer:
                 await consumer.apply(session, event)
             crash.at("after_consume_apply")
         crash.at("after_consume_commit")
+        if untold is not None:
+            untold.append(event)
+        else:
+            await self._tell(event)
         return True
 
-    async def _consume_rows(self, rows: Sequence[Any]) -> int:
+    async def _tell(self, event: GameEvent) -> None:
+        for hook in self.after:
+            try:
+                await hook(event)
+            except Exception:
+                log.exception("telling the consumption of %r failed", event)
+
+    async def _consume_rows(
+        self, rows: Sequence[Any], untold: list[GameEvent] | None = None
+    ) -> int:
         done = 0
         for game_id, seq, kind, payload in rows:
             try:
-                done += await self.consume(game_id, seq, kind, payload)
+                done += await self.consume(game_id, seq, kind, payload, untold)
             except Exception:
                 # Left unconsumed: the next sweep tries again.
                 log.exception("consuming outbox row %s/%s (%s) failed", game_id, seq, kind)
         return done
 
-    async def consume_game(self, game_id: str) -> int:
+    async def consume_game(self, game_id: str, untold: list[GameEvent] | None = None) -> int:
         """Consume the game's unconsumed rows, in order: how many this call consumed."""
         async with self.sessions() as session:
             rows = (
@@ -96,12 +126,19 @@ class OutboxConsumer:
                     _UNCONSUMED.where(OutboxEntry.game_id == game_id).order_by(OutboxEntry.seq)
                 )
             ).all()
-        return await self._consume_rows(rows)
+        return await self._consume_rows(rows, untold)
 
     async def committed(self, game: Game, _events: Sequence[GameEvent]) -> None:
-        """The service's hook after a change with durable events committed."""
+        """The service's hook after a change with durable events committed (the change is
+        told after it: what its consumption tells waits for ``told``)."""
         crash.at("after_commit")
-        await self.consume_game(game.id)
+        untold = self._untold.setdefault(game.id, [])
+        await self.consume_game(game.id, untold)
+
+    async def told(self, game: Game, _events: Sequence[GameEvent]) -> None:
+        """The service's hook once that change was told: tell its consumption now."""
+        for event in self._untold.pop(game.id, []):
+            await self._tell(event)
 
     async def sweep(self) -> int:
         """Consume every unconsumed row (oldest first): how many this call consumed."""

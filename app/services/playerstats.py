@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..domain.enums import GameStatus, Side
 from ..domain.events import GameEnded, GameEvent
-from ..models import Game, PlayerStats
+from ..models import Game, PlayerStats, RatingChange
 
 NOT_COUNTED = frozenset({GameStatus.ABORTED, GameStatus.NO_START})
 
@@ -71,12 +71,13 @@ class Counts:
     drawn: int
     playing: int  # games on now
     current: str | None  # the id of one of them (the greatest), None: none
+    rated: int = 0  # finished games that changed the player's ratings
 
     def lichess(self) -> dict[str, int]:
-        """lichess's ``count`` object, the fields that apply here (no rated games yet)."""
+        """lichess's ``count`` object, the fields that apply here."""
         return {
             "all": self.played,
-            "rated": 0,
+            "rated": self.rated,
             "win": self.won,
             "loss": self.lost,
             "draw": self.drawn,
@@ -100,6 +101,12 @@ async def counts(sessions: async_sessionmaker[AsyncSession], player_id: str) -> 
         )
         .subquery()
     )
+    rated = (
+        select(func.count())
+        .select_from(RatingChange)
+        .where(RatingChange.player_id == player_id)
+        .scalar_subquery()
+    )
     statement = select(
         func.coalesce(stats.c.played, 0),
         func.coalesce(stats.c.won, 0),
@@ -107,7 +114,9 @@ async def counts(sessions: async_sessionmaker[AsyncSession], player_id: str) -> 
         func.coalesce(stats.c.drawn, 0),
         live.c.playing,
         live.c.current,
+        rated,
     ).select_from(live.outerjoin(stats, true()))
     async with sessions() as session:
-        played, won, lost, drawn, playing, current = (await session.execute(statement)).one()
-    return Counts(played, won, lost, drawn, playing, current)
+        found = (await session.execute(statement)).one()
+    played, won, lost, drawn, playing, current, rated_games = found
+    return Counts(played, won, lost, drawn, playing, current, rated_games)

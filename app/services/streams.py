@@ -28,6 +28,7 @@ import engine
 from ..domain.enums import ENDED, GameStatus, Side
 from ..domain.events import GameEnded, GameEvent, GameStarted
 from ..models import Challenge, Game, Player
+from ..ratings.reading import Change, game_changes, seat_rating
 from ..realtime.hub import CLOSING, LocalHub, Subscription
 from . import clock
 from .apilimits import too_many
@@ -111,6 +112,20 @@ def seat_json(players: Mapping[str, PlayerInfo], player_id: str | None) -> dict[
     return (info or PlayerInfo(player_id, "?", None, None)).json()
 
 
+def rated_seat_json(
+    game: Game, side: Side, players: Mapping[str, PlayerInfo]
+) -> dict[str, Any] | None:
+    """A seat as lichess's gameFull shows it: with ``rating`` (as of the game's start) for
+    an account, and ``"provisional": true`` only while provisional."""
+    data = seat_json(players, game.first_id if side == Side.FIRST else game.second_id)
+    rating = seat_rating(game, side)
+    if data is not None and rating is not None:
+        data["rating"] = rating[0]
+        if rating[1]:
+            data["provisional"] = True
+    return data
+
+
 # ---- game lines ----------------------------------------------------------------------------
 def game_state(live: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
     """A ``gameState`` line from the live part of a game's state (a ``move`` message of the
@@ -165,8 +180,8 @@ def game_full(
         "perf": {"name": rules.name},
         "rated": bool(game.rated),
         "createdAt": game.created_ms,
-        "white": seat_json(players, game.first_id),
-        "black": seat_json(players, game.second_id),
+        "white": rated_seat_json(game, Side.FIRST, players),
+        "black": rated_seat_json(game, Side.SECOND, players),
         "initialFen": initial_text(game),
         "state": game_state(live, moves),
         "rules": dict(game.rules),
@@ -177,11 +192,27 @@ def game_full(
 
 
 def event_game(
-    game: Game, side: str, players: Mapping[str, PlayerInfo], source: str
+    game: Game,
+    side: str,
+    players: Mapping[str, PlayerInfo],
+    source: str,
+    changes: Mapping[Side, Change] | None = None,
 ) -> dict[str, Any]:
-    """The ``game`` of a ``gameStart`` / ``gameFinish`` event, as seen by ``side``."""
+    """The ``game`` of a ``gameStart`` / ``gameFinish`` event, as seen by ``side``;
+    ``changes``: what the game's end did to the ratings (lichess's ``ratingDiff``)."""
     opponent_id = game.second_id if side == Side.FIRST else game.first_id
     opponent = players.get(opponent_id or "")
+    opponent_json: dict[str, Any] = {
+        "id": opponent_id,
+        "username": opponent.name if opponent else "?",
+        "title": opponent.title if opponent else None,
+    }
+    opponent_side = Side(side).other
+    rating = seat_rating(game, opponent_side)
+    if rating is not None:
+        opponent_json["rating"] = rating[0]
+    if changes:
+        opponent_json["ratingDiff"] = changes[opponent_side].diff
     moves = game.moves.split()
     times = clock.remaining(game, game.finished_ms or game.turn_started_ms or game.created_ms)
     data: dict[str, Any] = {
@@ -193,11 +224,7 @@ def event_game(
         "hasMoved": has_moved(game, side),
         "isMyTurn": game.status == GameStatus.STARTED and clock.side_to_move(game) == side,
         "lastMove": moves[-1] if moves else "",
-        "opponent": {
-            "id": opponent_id,
-            "username": opponent.name if opponent else "?",
-            "title": opponent.title if opponent else None,
-        },
+        "opponent": opponent_json,
         "perf": speed_of(game.clock_initial_ms, game.clock_increment_ms),
         "rated": bool(game.rated),
         "secondsLeft": None if times is None else times[side] // 1000,
@@ -212,6 +239,8 @@ def event_game(
         if game.winner:
             data["winner"] = COLOR[game.winner]
         data["reason"] = game.reason
+    if changes:
+        data["ratingDiff"] = changes[Side(side)].diff
     return data
 
 
@@ -249,12 +278,15 @@ class GameEvents:
         """Each seated player's line: (player id, the line)."""
         players = await load_players(self.service.sessions, (game.first_id, game.second_id))
         source = await self.source(game.id)
+        # A game's end is told after its consumption: a rated game's ratings changed then.
+        changes = None
+        if kind == "gameFinish":
+            changes = (await game_changes(self.service.sessions, [game])).get(game.id)
         out = []
         for side, player_id in (("first", game.first_id), ("second", game.second_id)):
             if player_id is not None:
-                out.append(
-                    (player_id, {"type": kind, "game": event_game(game, side, players, source)})
-                )
+                shown = event_game(game, side, players, source, changes)
+                out.append((player_id, {"type": kind, "game": shown}))
         return out
 
     async def source(self, game_id: str) -> str:

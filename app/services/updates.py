@@ -1,8 +1,9 @@
 """What the hub carries (app/realtime/hub.py), as typed values, and how they cross instances.
 
 A game's channel ``game:{id}`` carries ``GameUpdate`` (a committed change: its events and the
-state after it), ``PresenceChanged`` (told by each instance to its own subscribers) and
-``ChatPosted``; the presence channel carries ``PresenceReport`` (an instance's connections, for
+state after it), ``PresenceChanged`` (told by each instance to its own subscribers),
+``ChatPosted`` and ``RatingsChanged`` (a rated game's end changed the ratings); the presence
+channel carries ``PresenceReport`` (an instance's connections, for
 the others: app/services/crowd.py); a player's channel ``player:{id}``
 carries ``PlayerLine`` (a line of the bot API's event stream); the lobby channel carries
 ``LobbyChanged`` (each instance then reads the lists once itself: app/services/lobby.py).
@@ -78,13 +79,31 @@ class PlayerLine:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingsChanged:
+    """A rated game's end changed both players' ratings (committed): the browser
+    protocol's ``ratings`` object (docs/protocol.md), told on the game's channel."""
+
+    game_id: str
+    ply: int
+    ratings: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyChanged:
     """A game the lobby lists (or listed) was created, seated, started or ended."""
 
     game_id: str
 
 
-HubMessage = GameUpdate | PresenceChanged | PresenceReport | ChatPosted | PlayerLine | LobbyChanged
+HubMessage = (
+    GameUpdate
+    | PresenceChanged
+    | PresenceReport
+    | ChatPosted
+    | PlayerLine
+    | LobbyChanged
+    | RatingsChanged
+)
 
 
 # ---- across instances ------------------------------------------------------------------------
@@ -158,6 +177,8 @@ class HubCodec:
             data = {"k": "player", "p": message.player_id, "d": message.data}
         elif isinstance(message, LobbyChanged):
             data = {"k": "lobbyChanged", "g": message.game_id}
+        elif isinstance(message, RatingsChanged):
+            data = {"k": "ratings", "g": message.game_id, "p": message.ply, "r": message.ratings}
         else:
             raise TypeError(f"not a hub message: {message!r}")
         return data
@@ -186,4 +207,6 @@ class HubCodec:
             return PlayerLine(data["p"], data["d"])
         if kind == "lobbyChanged":
             return LobbyChanged(data["g"])
+        if kind == "ratings":
+            return RatingsChanged(data["g"], data["p"], data["r"])
         raise ValueError(f"unknown hub message kind {kind!r}")

@@ -101,7 +101,11 @@ def test_no_clock_is_unlimited_and_days_a_correspondence_game(alice, robot):
         ({"variant": "chess"}, 400, "game.unknown"),
         ({"variant": "dobutsu", "rules": {"ruleset": "nope"}}, 400, "option.invalid"),
         ({"variant": "dobutsu", "rules": {"castling": "yes"}}, 400, "option.invalid"),
-        ({"variant": "dobutsu", "rated": True}, 400, "challenge.rated"),
+        (
+            {"variant": "dobutsu", "rated": True, "fen": "gle/1c1/1C1/ELG f -"},
+            400,
+            "challenge.rated_position",
+        ),
         ({"variant": "dobutsu", "clock": {"limit": 0, "increment": 0}}, 400, "clock.invalid"),
         ({"variant": "dobutsu", "clock": {"limit": 60, "increment": 999}}, 400, "clock.invalid"),
         ({"variant": "dobutsu", "clock": {"limit": 99999}}, 400, "clock.invalid"),
@@ -446,8 +450,8 @@ def test_open_challenge_bodies_are_checked(client):
     assert_error(someone.post("/api/challenge/open", {"variant": "go"}), 400, "game.unknown")
     assert_error(
         someone.post("/api/challenge/open", {"variant": "yote", "rated": True}),
-        400,
-        "challenge.rated",
+        403,
+        "challenge.rated_needs_account",
     )
 
 

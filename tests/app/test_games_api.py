@@ -226,7 +226,7 @@ def test_clock_is_fischer_minutes_and_increment_or_none(
         ({"variant": "dobutsu", "clock": {"minutes": 5, "increment": "3"}}, "request.invalid"),
         ({"variant": "dobutsu", "clock": {"minutes": 5, "increment": 3.0}}, "request.invalid"),
         ({"variant": "dobutsu", "clock": {"minutes": True, "increment": 0}}, "request.invalid"),
-        ({"variant": "dobutsu", "rated": True}, "request.invalid"),
+        ({"variant": "dobutsu", "rated": "yes"}, "request.invalid"),
         (
             {"variant": "dobutsu", "clock": {"minutes": 5, "increment": 0, "delay": 2}},
             "request.invalid",

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.ratings import glicko2
 from app.ratings.service import DAY_MS, as_of, changes_of_game, perfs
+from app.services.errors import ServiceError
 from app.services.games import Identity
 from tests.app.botapi import MATE, Account, services_of
 from tests.app.conftest import Player
@@ -111,7 +112,10 @@ def test_only_games_between_two_accounts_are_rated(client) -> None:
     anonymous = type("Anon", (), {"id": visitor.who.id})()
     services = services_of(client)
     client.portal.call(services.games.ensure_player, Identity(visitor.who.id, "visitor"))
-    play(client, started(client, alice, anonymous), alice, anonymous, MATE)
+    with pytest.raises(ServiceError) as refused:
+        started(client, alice, anonymous)
+    assert refused.value.code == "game.rated_needs_account"
+    play(client, started(client, alice, anonymous, rated=False), alice, anonymous, MATE)
     assert ratings(client, alice.id) == {}
 
 

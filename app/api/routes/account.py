@@ -15,12 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...identity import COOKIE, MAX_AGE, Identities
 from ...models import ApiToken, Player
+from ...ratings.reading import perfs_json
 from ...schemas import ErrorOut, PlayerOut
 from ...services.accounts import MAX_DESCRIPTION, RESERVED_PREFIX, SCOPES
 from ...services.errors import ServiceError
 from ..auth import Caller, account_caller, caller, client_ip, require_account, resolve
 from ..bodies import form_or_json, read_body
 from ..deps import ServicesDep
+from .users import PerfOut
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -53,6 +55,9 @@ class AccountOut(BaseModel):
     username: str
     title: str | None = Field(default=None, description='"BOT" for a bot account')
     createdAt: int = Field(description="epoch milliseconds")
+    perfs: dict[str, PerfOut] | None = Field(
+        default=None, description="GET /api/account only: a rating per game played rated"
+    )
 
 
 class TokenOut(BaseModel):
@@ -181,7 +186,10 @@ async def my_account(
     player = await services.accounts.by_id(who.identity.id)
     if player is None or player.username is None:  # pragma: no cover - checked by the caller
         raise ServiceError("account.required", "log in to an account", 401)
-    return account_out(player)
+    perfs = await perfs_json(services.games.sessions, player.id, services.games.now())
+    return account_out(player).model_copy(
+        update={"perfs": {k: PerfOut(**v) for k, v in perfs.items()}}
+    )
 
 
 @router.post(

@@ -242,7 +242,9 @@ async def export_by_player(
     until: Annotated[int | None, Query(description="created at or before (epoch ms)")] = None,
     max: Annotated[int | None, Query(ge=1, description="at most this many games")] = None,
     vs: Annotated[str | None, Query(description="only against this username")] = None,
-    rated: Annotated[bool | None, Query(description="true: none (no rated games yet)")] = None,
+    rated: Annotated[
+        bool | None, Query(description="true: rated games only; false: casual")
+    ] = None,
     perfType: Annotated[
         str | None, Query(description="games, comma-separated: dobutsu,jungle,…")
     ] = None,
@@ -280,8 +282,9 @@ async def export_by_player(
         ongoing=ongoing,
         newest_first=sort == "dateDesc",
         max=max,
-        # No game is rated yet, and an opponent who does not exist played nobody.
-        nothing=rated is True or (vs is not None and opponent is None),
+        rated=rated,
+        # An opponent who does not exist played nobody.
+        nothing=vs is not None and opponent is None,
     )
     limit(services, "stream", who, request)
     pages = exports.player_games(services.games.sessions, wanted)

@@ -74,6 +74,7 @@ async def create_game(
             increment=0 if body.clock is None else body.clock.increment,
             color=body.color,
             public=body.public,
+            rated=body.rated,
         ),
     )
     if body.public:

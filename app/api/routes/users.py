@@ -3,7 +3,7 @@ playing: ``POST /api/token/test``, ``GET /api/account/playing``, ``GET /api/acco
 ``GET /api/user/{username}``, ``POST /api/users``, ``GET /api/users/status``,
 ``GET /api/user/{username}/current-game`` (docs/api.md, "Users and tokens").
 
-Ratings do not exist yet: no ``perfs`` and no ``rating`` until they do.
+``perfs`` are the player's ratings, one per game played rated (app/ratings/reading.py).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from sqlalchemy import or_, select
 
 from ...domain.enums import GameStatus
 from ...models import Game, Player
+from ...ratings.reading import perfs_json
 from ...schemas import CountOut
 from ...services import exports, playerstats
 from ...services.errors import ServiceError
@@ -39,6 +40,16 @@ LANGUAGE = "en-US"
 
 
 # ---- models --------------------------------------------------------------------------------
+class PerfOut(BaseModel):
+    """A rating in one game, as lichess's ``perfs`` (integers, as of now)."""
+
+    games: int = Field(description="rated games played in this game")
+    rating: int
+    rd: int = Field(description="the rating deviation, idle days applied")
+    prog: int = Field(description="the rating change over the last 12 rated games")
+    prov: bool | None = Field(default=None, description="true while provisional (RD > 110)")
+
+
 class TokenTestOut(BaseModel):
     userId: str = Field(description="the account's id (GET /api/account)")
     scopes: str = Field(description="comma-separated, as lichess")
@@ -51,6 +62,9 @@ class UserOut(BaseModel):
     title: str | None = Field(default=None, description='"BOT"; absent for none')
     createdAt: int
     playing: str | None = Field(default=None, description="the page of a game being played")
+    perfs: dict[str, PerfOut] | None = Field(
+        default=None, description="GET /api/user/{username} only: a rating per game played rated"
+    )
     count: CountOut | None = Field(default=None, description="GET /api/user/{username} only")
 
 
@@ -190,6 +204,7 @@ async def public_data(username: str, request: Request, services: ServicesDep) ->
     base = base_url(request)
     found = await playerstats.counts(services.games.sessions, player.id)
     data = user_json(player)
+    data["perfs"] = await perfs_json(services.games.sessions, player.id, services.games.now())
     data["count"] = found.lichess()
     if found.current is not None:
         data["playing"] = f"{base}/game/{found.current}"

@@ -41,6 +41,7 @@ from ...domain.events import (
 )
 from ...domain.players import Identity
 from ...models import Game, Player
+from ...ratings.reading import at_start, changes_json, game_changes, seat_columns, seat_rating
 from ...realtime.hub import LocalHub
 from ..errors import ServiceError
 from ..rows import GameRows, rows_for, to_game
@@ -80,6 +81,10 @@ class _Unclaimed(Exception):
     """The claim of a game's insert said no."""
 
 
+def rated_needs_account(message: str) -> ServiceError:
+    return ServiceError("game.rated_needs_account", message, 403)
+
+
 def too_many_open(whose: str, cap: int) -> ServiceError:
     return ServiceError(
         "game.too_many_open",
@@ -97,6 +102,7 @@ class NewGame:
     color: str  # first | second | random
     public: bool
     initial_fen: str | None = None  # a checked position string (None: the game's start)
+    rated: bool = False  # only an account may create one (and take its other seat)
 
 
 class GameService:
@@ -125,12 +131,13 @@ class GameService:
         )
         self.listeners: list[Listener] = []
         self.durable: list[DurableHook] = []
+        self.told: list[DurableHook] = []  # awaited after such a change was told
         # Players' names never change: kept (the most recent) so that a socket opening on
         # a game costs no query for them. And the part of a game's full state that only
         # changes with its moves, seats or end, as JSON text: a crowd joining one game shares
         # it (docs/benchmarks.md, "Crowds").
         self._names: OrderedDict[str, str] = OrderedDict()
-        self._fixed: OrderedDict[str, tuple[tuple[Any, ...], str]] = OrderedDict()
+        self._fixed: OrderedDict[str, tuple[tuple[Any, ...], str, bool]] = OrderedDict()
         self._reads: dict[str, asyncio.Future[Game]] = {}  # get_shared's reads to start
         self._reading: set[asyncio.Task[None]] = set()
 
@@ -189,12 +196,18 @@ class GameService:
         for i in names:
             self._names.move_to_end(i)
 
-        def seat(pid: str | None) -> Any:
-            return {"id": pid, "name": names.get(pid, "?")} if pid else None
+        def seat(pid: str | None, side: Side) -> Any:
+            if not pid:
+                return None
+            found: dict[str, Any] = {"id": pid, "name": names.get(pid, "?")}
+            rating = seat_rating(game, side)
+            if rating is not None:
+                found["rating"], found["provisional"] = rating
+            return found
 
         return {
-            "first": seat(game.first_id),
-            "second": seat(game.second_id),
+            "first": seat(game.first_id, Side.FIRST),
+            "second": seat(game.second_id, Side.SECOND),
             "creator": {"id": game.creator_id, "name": names.get(game.creator_id, "?")},
         }
 
@@ -212,6 +225,9 @@ class GameService:
         can change while the moves, seats and end stay the same must be in ``LiveState`` or
         in ``state_text``'s key.)"""
         positions, movers = replay(game, positions=game.status in ENDED)
+        changes = None
+        if game.rated and game.status in ENDED:
+            changes = (await game_changes(self.sessions, [game])).get(game.id)
         state: GameState = {
             **self.live(game),
             "id": game.id,
@@ -219,6 +235,8 @@ class GameService:
             "name": engine.get_game(game.variant).name,
             "rules": game.rules,
             "public": game.public,
+            "rated": bool(game.rated),
+            "ratings": changes_json(changes),
             "moves": game.moves.split(),
             "players": await self.players(game),
             "movers": movers,
@@ -237,10 +255,12 @@ class GameService:
             game.started_ms, game.finished_ms,
         )  # fmt: skip
         kept = self._fixed.get(game.id)
-        if kept is None or kept[0] != key:
+        if kept is None or kept[0] != key or not kept[2]:
             state = await self.state(game)
             fixed = {k: v for k, v in state.items() if k not in LiveState.__annotations__}
-            kept = self._fixed[game.id] = (key, _json(fixed))
+            # A rated game's end without its ratings yet: read again until they exist.
+            complete = not (game.rated and game.status in ENDED and state["ratings"] is None)
+            kept = self._fixed[game.id] = (key, _json(fixed), complete)
             while len(self._fixed) > STATES_KEPT:
                 self._fixed.popitem(last=False)
         self._fixed.move_to_end(game.id)
@@ -262,15 +282,21 @@ class GameService:
         async with self.pipeline.serial(game_id):
             changed = await self.pipeline.run(game_id, change)
             if changed.events:
-                if any(isinstance(e, DURABLE) for e in changed.events):
-                    await self._durable(changed.game, changed.events)
+                durable = any(isinstance(e, DURABLE) for e in changed.events)
+                if durable:
+                    await self._durable(self.durable, changed.game, changed.events)
                 await self._tell(changed.game, changed.events)
+                if durable:
+                    await self._durable(self.told, changed.game, changed.events)
         if changed.error is not None:
             raise changed.error
         return changed.game
 
-    async def _durable(self, game: Game, events: Sequence[GameEvent]) -> None:
-        for hook in self.durable:
+    @staticmethod
+    async def _durable(
+        hooks: Sequence[DurableHook], game: Game, events: Sequence[GameEvent]
+    ) -> None:
+        for hook in hooks:
             try:
                 await hook(game, events)
             except Exception:  # the change stands; the outbox's sweep consumes it later
@@ -407,6 +433,10 @@ class GameService:
                     f"you already have {waiting} open games waiting", self.settings.max_open_games
                 )
         await self.ensure_player(who)
+        if new.rated:
+            if not await at_start(self.sessions, new.variant, [who.id], self.now()):
+                raise rated_needs_account("only an account can create a rated game")
+            game.rated = True
         events: list[GameEvent] = [GameCreated(game.id, 0, who.id, new.public)]
         if new.color != "random":
             events.append(SeatTaken(game.id, 0, Side(new.color), who.id))
@@ -449,6 +479,10 @@ class GameService:
         await self.ensure_player(first)
         await self.ensure_player(second)
         game.first_id, game.second_id = first.id, second.id
+        ratings = await at_start(self.sessions, variant, (first.id, second.id), game.created_ms)
+        if rated and len(ratings) != 2:
+            raise rated_needs_account("a rated game is played between two accounts")
+        seat_columns(game, ratings)
         game.rated = rated
         game.status = GameStatus.STARTED
         game.started_ms = game.turn_started_ms = game.created_ms
@@ -474,8 +508,15 @@ class GameService:
         assert game_id is not None
         await self.ensure_player(who)
         by_invite = token is not None
+        # Both players' ratings as the game starts (kept with it), read before the change:
+        # also says whether the joiner is an account (a rated game's seat is an account's).
+        game = await self.get(game_id)
+        ratings = await at_start(self.sessions, game.variant, (game.creator_id, who.id), self.now())
         return await self._change(
-            game_id, lambda g, now: self.transitions.take_seat(g, now, who, by_invite=by_invite)
+            game_id,
+            lambda g, now: self.transitions.take_seat(
+                g, now, who, by_invite=by_invite, ratings=ratings
+            ),
         )
 
     async def cancel(self, who: Identity, game_id: str) -> Game:

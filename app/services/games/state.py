@@ -47,6 +47,8 @@ class LiveState(TypedDict):
 class Seat(TypedDict):
     id: str
     name: str
+    rating: NotRequired[int]  # an account's, as of the game's start
+    provisional: NotRequired[bool]
 
 
 class Seats(TypedDict):
@@ -63,6 +65,8 @@ class GameState(LiveState):
     name: str
     rules: dict[str, str]
     public: bool
+    rated: bool
+    ratings: dict[str, Any] | None  # what a rated game's end did (docs/protocol.md)
     moves: list[str]
     players: Seats
     movers: list[Side]

@@ -9,7 +9,7 @@ conditional write, and hands the events to everything downstream.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from engine import EngineError, Side
 
@@ -29,6 +29,8 @@ from ...domain.events import (
 )
 from ...domain.players import Identity
 from ...models import Game
+from ...ratings.glicko2 import Rating
+from ...ratings.reading import seat_columns
 from .. import clock
 from ..errors import ServiceError
 from .rules import Positions, has_moved, replay, rules_of, start_of, status_of
@@ -130,7 +132,17 @@ class Transitions:
         return [SeatTaken(game.id, game.ply, side, game.creator_id)]
 
     @staticmethod
-    def take_seat(game: Game, now: int, who: Identity, *, by_invite: bool) -> Events:
+    def take_seat(
+        game: Game,
+        now: int,
+        who: Identity,
+        *,
+        by_invite: bool,
+        ratings: Mapping[str, Rating] | None = None,
+    ) -> Events:
+        """``ratings``: the accounts' among the two players, as the game starts (kept with
+        it); a rated game's seat is only an account's."""
+        ratings = ratings or {}
         if who.id in (game.creator_id, game.first_id, game.second_id):
             return []  # already in the game: nothing to do
         if not by_invite and not game.public:
@@ -139,6 +151,10 @@ class Transitions:
             )
         if game.status != GameStatus.CREATED:
             raise ServiceError("game.seat_taken", "this game's seats are taken", 409, id=game.id)
+        if game.rated and who.id not in ratings:
+            raise ServiceError(
+                "game.rated_needs_account", "only an account can play a rated game", 403
+            )
         color = game.creator_color
         if color == "random":
             color = secrets.choice(tuple(Side))  # the rules: the first player is drawn at random
@@ -149,6 +165,7 @@ class Transitions:
         game.status = GameStatus.STARTED
         game.started_ms = now
         game.turn_started_ms = now
+        seat_columns(game, ratings)
         assert game.first_id is not None and game.second_id is not None
         events: Events = []
         if game.creator_color == "random":  # the creator's seat is known only now
