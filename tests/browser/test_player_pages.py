@@ -95,7 +95,7 @@ def test_a_rated_game_shows_the_exact_glicko2_change_in_both_end_panels_and_prof
         expect(row).to_contain_text(diff)
         expect(row).to_contain_text("Won" if diff == "+242" else "Lost")
         expect(row.locator(f'a[href="/game/{game_id}"]')).to_have_text("Replay")
-        expect(page.locator("#record")).to_contain_text("1 rated")
+        expect(page.locator("#record")).to_contain_text("rated: 1")
     first.screenshot(path=output_dir / "profile.png", full_page=True)
     # The opponent's name links to their profile.
     second.locator(f'#recent a[href="/@/{alice}"]').click()
