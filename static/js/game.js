@@ -14,6 +14,7 @@ import { GameSocket } from "./socket.js";
 import { broughtTo, goToGame } from "./site.js";
 import { isMuted, play, setMuted } from "./sound.js";
 import { errorText, t, tn } from "./i18n.js";
+import { changeLines, changeList, ratingMark } from "./ratings.js";
 import { copyText, inviteLink, toast } from "./ui.js";
 import {
   clockText, describeRules, otherSide, royalLetter, sideWord, variantName,
@@ -126,6 +127,14 @@ function onMessage(data) {
     }
     case "gameStart":
       goToGame(data.game); // another game of this player started: this page follows them
+      break;
+    case "ratings":
+      // A rated game's end changed the ratings (protocol.md): shown once, kept on reload
+      // (the state's game.ratings).
+      if (!page.game) return;
+      page.game.ratings = data.ratings;
+      renderRatings();
+      announce(t("rating.said", { changes: changeLines(page.game).map((l) => l.text).join("; ") }));
       break;
     case "presence":
       page.presence = data;
@@ -375,6 +384,7 @@ function update() {
   tabTitle();
   renderPlayers();
   renderStatus();
+  renderRatings();
   renderActions();
   renderInvite();
   renderMoves($("moves"), game.moves, game.movers);
@@ -466,7 +476,8 @@ function playerBar(side) {
   return html`<span class="dot${online ? " online" : ""}" title="${here}" role="img"
       aria-label="${here}"></span>
     <span class="side-chip side-${side}" aria-hidden="true"></span>
-    <span class="name">${name}</span>${you ? html`<span class="you">${t("player.you")}</span>` : ""}
+    <span class="name">${name}</span>${player && "rating" in player
+      ? ratingMark(player.rating, player.provisional) : ""}${you ? html`<span class="you">${t("player.you")}</span>` : ""}
     <span class="sidename">${sideName}</span>
     ${turn ? html`<span class="turn-mark" title="${t("player.toMove")}"
       ><span aria-hidden="true">◀</span><span class="words"> ${t("player.toMove")}</span></span>` : ""}`;
@@ -516,6 +527,11 @@ function renderStatus() {
   }
   render($("status"), line);
   clocks.tick();
+}
+
+// Each player's rating change, once a rated game's end has made it.
+function renderRatings() {
+  render($("rating-changes"), changeList(page.game));
 }
 
 function renderActions() {

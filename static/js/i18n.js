@@ -1,6 +1,8 @@
 // Every sentence the pages show, in English and French: `t(key, values)`. The language is
 // the one chosen with the EN/FR switch (remembered), else the browser's.
 
+import { PLAYER_TEXT } from "./i18n-players.js";
+
 const STORE_KEY = "kodama.lang";
 export const LANGS = ["en", "fr"];
 export const LANG_NAMES = { en: "English", fr: "Français" };
@@ -547,6 +549,9 @@ const GAME_TEXT = {
     "piece.jungle.R": "rat",
   },
 };
+
+// The pages about players keep their words in their own file (i18n-players.js).
+for (const l of LANGS) Object.assign(TEXT[l], PLAYER_TEXT[l]);
 
 // Both dictionaries, for the page tests (every key in both languages, no English left).
 export const DICTIONARIES = { ui: TEXT, game: GAME_TEXT };

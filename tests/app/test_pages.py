@@ -28,7 +28,12 @@ PAGES = {
     "/rules": "rules.html",
     **{f"/rules/{game}": "rules.html" for game in engine.GAMES},
     "/docs": "docs.html",  # the API's Swagger UI (app/api/docs.py)
+    "/leaderboard": "leaderboard.html",
+    "/games": "games.html",
 }
+# Pages served only for some addresses (the profile of an account): their files are checked
+# with the others'; their routes in tests/app/test_player_pages.py.
+MORE_PAGES = ["profile.html"]
 TYPES = {".js": "javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 # What a page loads: <script src>, <link href>; what a module imports: from "./x.js".
 PAGE_REF = re.compile(r"""(?:src|href)="(/static/[^"]+)\"""")
@@ -44,7 +49,8 @@ def database_url(sqlite_url: str) -> str:
 def referenced_files() -> set[str]:
     """Every /static/ URL the three pages load, following the modules' imports."""
     found: set[str] = set()
-    todo = [ref for name in PAGES.values() for ref in PAGE_REF.findall(read(STATIC / name))]
+    names = [*PAGES.values(), *MORE_PAGES]
+    todo = [ref for name in names for ref in PAGE_REF.findall(read(STATIC / name))]
     while todo:
         url = todo.pop()
         if url in found:

@@ -157,6 +157,7 @@ async def stream_game(
 # ---- lichess's game exports: /game/export/{id}, /api/games/user/{username}, _ids ------------
 lichess_router = APIRouter(tags=["games"])
 MAX_IDS = 300
+MAX_MINE = 200  # games of /api/me/games at most: one page of the export
 Flag = Annotated[bool, Query(description="lichess's flag: true or false")]
 Pages = AsyncIterator[tuple[list[Game], exports.GameContext]]
 
@@ -285,6 +286,32 @@ async def export_by_player(
         # An opponent who does not exist played nobody.
         nothing=vs is not None and opponent is None,
     )
+    limit(services, "stream", who, request)
+    pages = exports.player_games(services.games.sessions, wanted)
+    return multi_game_response(request, pages, moves, tags, pgnInJson)
+
+
+@lichess_router.get(
+    "/api/me/games",
+    response_class=NDJSONResponse,
+    responses=MULTI_RESPONSES,
+    summary="Export your own games (anonymous players too)",
+)
+async def export_mine(
+    request: Request,
+    who: Anyone,
+    services: ServicesDep,
+    max: Annotated[int, Query(ge=1, le=MAX_MINE, description="at most this many games")] = 50,
+    ongoing: Flag = True,
+    finished: Flag = True,
+    moves: Flag = False,
+    tags: Flag = True,
+    pgnInJson: Flag = False,
+) -> Response:
+    """The games of whoever calls (a browser's cookie identity, an account or a token): as
+    ``/api/games/user/{username}``, newest first, ongoing ones too by default. An anonymous
+    player is no user, so this is how its "my games" list is read."""
+    wanted = GameFilter(player_id=who.identity.id, finished=finished, ongoing=ongoing, max=max)
     limit(services, "stream", who, request)
     pages = exports.player_games(services.games.sessions, wanted)
     return multi_game_response(request, pages, moves, tags, pgnInJson)
