@@ -29,7 +29,7 @@ def crowd(players: int, pools: int, rng: random.Random, now_ms: int) -> dict[int
                 player_id=f"p{n}",
                 rating=rng.gauss(1500, 300),
                 joined_ms=now_ms - rng.randrange(0, 30_000),
-                account=rng.random() < 0.8,
+                rated=rng.random() < 0.8,
                 rating_range=(1300, 1700) if rng.random() < 0.1 else None,
             )
         )

@@ -98,10 +98,15 @@ class SeekIn(Strict):
     increment: int = Field(default=0, description="seconds per move")
     days: int | None = Field(default=None, description="accepted; the game has no clock")
     color: Literal["white", "black", "random"] = "random"
-    rated: bool = Field(default=False, description="must be false")
+    rated: bool = Field(
+        default=False,
+        description="a rated game (accounts only): in a quick-pairing pool; else must be false",
+    )
     fen: str | None = FEN_FIELD
     ratingRange: str | None = Field(
-        default=None, description="lichess's rating range: accepted and ignored (no ratings yet)"
+        default=None,
+        description="low-high (1500-1800): the opponents' ratings accepted in a quick-pairing"
+        " pool; ignored otherwise",
     )
 
 

@@ -29,6 +29,8 @@ from ..services.games import GameService, Identity
 from ..services.updates import GameUpdate
 from .auth import client_ip
 from .deps import Services
+from .gamestream import detach
+from .poolsocket import PoolSearch, pool_message
 from .viewer import Viewer, view_of
 
 log = logging.getLogger(__name__)
@@ -320,18 +322,27 @@ async def _act(
 async def lobby_socket(ws: WebSocket) -> None:
     async with _admitted(ws) as address:
         if address is not None:
-            await _lobby_socket(ws)
+            await _lobby_socket(ws, address)
 
 
-async def _lobby_socket(ws: WebSocket) -> None:
+async def _lobby_socket(ws: WebSocket, address: str) -> None:
     services: Services = ws.app.state.services
     await ws.accept()
     conn = Connection(ws)
+    who = services.identities.read(ws.cookies.get(COOKIE))
+    search = PoolSearch(services, conn.send, who, address)
     try:
         # The feed sends (the whole lists, then changes); this task only reads, until the
-        # client leaves: the lobby socket ignores what a client sends.
+        # client leaves: the lobby socket ignores what a client sends, but quick pairing's
+        # messages (app/api/poolsocket.py).
         async with services.lobby.watch(conn.send):
-            while (await ws.receive())["type"] != "websocket.disconnect":
-                pass
+            limit = services.settings.max_message_bytes
+            while (frame := await ws.receive())["type"] != "websocket.disconnect":
+                data = pool_message(frame.get("text"), limit)
+                if data is not None:
+                    await search.handle(data)
     except WebSocketDisconnect:
         pass
+    finally:
+        # Leaving the page leaves the pool: detached, as the socket's task may be cancelled.
+        detach(search.close())

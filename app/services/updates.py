@@ -42,6 +42,10 @@ def player_channel(player_id: str) -> str:
     return f"player:{player_id}"
 
 
+def pool_channel(player_id: str) -> str:
+    return f"pool:{player_id}"
+
+
 @dataclass(eq=False)
 class GameUpdate:
     """A committed change of a game: its events, the live state after it and its whole move
@@ -84,7 +88,18 @@ class LobbyChanged:
     game_id: str
 
 
-HubMessage = GameUpdate | PresenceChanged | PresenceReport | ChatPosted | PlayerLine | LobbyChanged
+@dataclass(frozen=True, slots=True)
+class PoolChanged:
+    """A player's quick-pairing entry was paired or replaced (``pool:{player}``): whoever
+    holds it reads it again (app/matchmaking/holder.py)."""
+
+    player_id: str
+
+
+HubMessage = (
+    GameUpdate | PresenceChanged | PresenceReport | ChatPosted | PlayerLine | LobbyChanged
+    | PoolChanged
+)  # fmt: skip
 
 
 # ---- across instances ------------------------------------------------------------------------
@@ -158,6 +173,8 @@ class HubCodec:
             data = {"k": "player", "p": message.player_id, "d": message.data}
         elif isinstance(message, LobbyChanged):
             data = {"k": "lobbyChanged", "g": message.game_id}
+        elif isinstance(message, PoolChanged):
+            data = {"k": "poolChanged", "p": message.player_id}
         else:
             raise TypeError(f"not a hub message: {message!r}")
         return data
@@ -186,4 +203,6 @@ class HubCodec:
             return PlayerLine(data["p"], data["d"])
         if kind == "lobbyChanged":
             return LobbyChanged(data["g"])
+        if kind == "poolChanged":
+            return PoolChanged(data["p"])
         raise ValueError(f"unknown hub message kind {kind!r}")
