@@ -212,7 +212,6 @@ class PoolService:
         if len(rows) < 2:
             return []
         names = {entry.player_id: name for entry, name in rows}
-        playing = await self._playing(session, list(names))
         seekers = [
             Seeker(
                 entry_id=entry.id,
@@ -227,11 +226,16 @@ class PoolService:
                 ),
             )
             for entry, _ in rows
-            if entry.player_id not in playing
         ]
+        pairs = pair(seekers, now)
+        # Only the players about to be paired are looked up (a quiet round asks nothing).
+        playing = await self._playing(session, [s.player_id for ab in pairs for s in ab])
+        if playing:
+            seekers = [s for s in seekers if s.player_id not in playing]
+            pairs = pair(seekers, now)
         made: list[Made] = []
         marks: dict[str, str] = {}
-        for a, b in pair(seekers, now):
+        for a, b in pairs:
             first, second = (a, b) if secrets.randbelow(2) else (b, a)
             players = (
                 Identity(first.player_id, names[first.player_id]),
@@ -265,6 +269,8 @@ class PoolService:
     async def _playing(self, session: AsyncSession, player_ids: Sequence[str]) -> set[str]:
         """Which of these players play a game with a clock now: they are not paired until
         it ends (nobody plays two real-time games at once from the pools)."""
+        if not player_ids:
+            return set()
         query = select(Game.first_id, Game.second_id).where(
             Game.status == GameStatus.STARTED,
             Game.clock_initial_ms.is_not(None),
