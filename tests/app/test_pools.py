@@ -299,3 +299,13 @@ def test_board_seek_pool_refusals(fast: TestClient):
             alice.post("/api/board/seek", seek_body(ratingRange=bad)), 400, "request.invalid"
         )
     assert entries(fast) == []
+
+
+def test_a_rated_search_needs_an_account(client: TestClient, alice: Player):
+    from app.services.errors import ServiceError
+
+    pools = services_of(client).pools
+    with pytest.raises(ServiceError) as refused:
+        run(client, lambda: pools.join(alice.who, POOL, rated=True))
+    assert refused.value.code == "pool.rated_anonymous"
+    assert entries(client) == []
