@@ -13,6 +13,7 @@ from sqlalchemy import select
 from app.core.time import ManualClock
 from app.matchmaking.pools import BY_ID, POOLS
 from app.models import Game, PlayerRating, PoolEntry
+from app.services.errors import ServiceError
 from tests.app.botapi import Account, Lines, assert_error, services_of
 from tests.app.conftest import Player, receive, send, settle, started_game
 
@@ -302,8 +303,6 @@ def test_board_seek_pool_refusals(fast: TestClient):
 
 
 def test_a_rated_search_needs_an_account(client: TestClient, alice: Player):
-    from app.services.errors import ServiceError
-
     pools = services_of(client).pools
     with pytest.raises(ServiceError) as refused:
         run(client, lambda: pools.join(alice.who, POOL, rated=True))
