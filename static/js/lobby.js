@@ -9,6 +9,7 @@ import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
 import { nextLists } from "./lobbylists.js";
 import { PoolGrid } from "./pools.js";
+import { goToGame } from "./site.js";
 import { Socket } from "./socket.js";
 import {
   clockText, describeRules, optionAbout, optionLabel, optionValueLabel, variantBlurb,
@@ -229,7 +230,7 @@ function redraw() {
 }
 
 async function main() {
-  setupChrome();
+  setupChrome({ ownSocket: true });
   onLanguage(redraw);
   document.title = t("title.lobby");
   form.addEventListener("submit", create);
@@ -265,6 +266,10 @@ async function main() {
   bots.load();
   const socket = new Socket("/ws/lobby", {
     onMessage: (data) => {
+      if (data.type === "gameStart") {
+        goToGame(data.game); // a game of this player started (their seek was joined)
+        return;
+      }
       if (pools.handle(data)) return;
       const next = nextLists(lists, data);
       if (next === null) {

@@ -6,7 +6,7 @@
 import { request } from "./api.js";
 import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
-import { play } from "./sound.js";
+import { goToGame } from "./site.js";
 import { variantName } from "./variant.js";
 
 const COUNTS_MS = 15_000; // the players waiting per pool, read again this often
@@ -76,8 +76,7 @@ export class PoolGrid {
       this.ticker = setInterval(() => this.renderTimer(), 1000);
     } else if (data.type === "paired") {
       this.stopped();
-      play("move");
-      location.assign(`/game/${encodeURIComponent(data.game)}`);
+      goToGame({ id: data.game }); // (its gameStart may have taken the page there first)
     } else if (data.type === "unpooled") {
       if (data.pool === this.searching) this.stopped();
     } else if (data.type === "error" && String(data.code).startsWith("pool.")) {
