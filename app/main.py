@@ -20,13 +20,14 @@ from .api import docs, openapi, pagesockets, ws
 from .api.deps import Services
 from .api.headers import SecurityHeaders
 from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
-from .api.routes import account, bot, challenges, export, games, pages, ratings, users
+from .api.routes import account, bot, challenges, export, games, pages, pools, ratings, users
 from .body_limit import BodyLimit
 from .core.config import Settings, get_settings
 from .core.time import Clock, SystemClock
 from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
 from .ratings.announce import RatingsAnnouncer
+from .matchmaking.service import PoolService
 from .ratings.service import RatingsConsumer
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
 from .realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
@@ -123,11 +124,22 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 flush_ms=round(settings.presence_flush_seconds * 1000),
                 beat_ms=round(settings.presence_beat_seconds * 1000),
             ),
+            pools=PoolService(
+                sessions,
+                service,
+                hub,
+                clock,
+                is_postgres=is_postgres,
+                round_seconds=settings.pool_round_seconds,
+                beat_seconds=settings.pool_beat_seconds,
+                expire_seconds=settings.pool_expire_seconds,
+            ),
         )
         app.state.services = services
         await services.crowd.start()
         await services.timekeeper.start()
         await services.lobby.start()
+        await services.pools.start()
         builtin = None
         if settings.builtin_bots:
             lease: Lease = (
@@ -144,6 +156,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         finally:
             if builtin is not None:
                 await builtin.stop()
+            await services.pools.stop()
             await services.timekeeper.stop()
             await outbox.stop()
             await services.crowd.stop()
@@ -246,6 +259,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(export.lichess_router)
     app.include_router(users.router)
     app.include_router(ratings.router)
+    app.include_router(pools.router)
     app.include_router(ws.router)
     app.include_router(pagesockets.router)
     app.include_router(docs.router)

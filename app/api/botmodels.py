@@ -101,11 +101,17 @@ class SeekIn(Strict):
     days: int | None = Field(default=None, description="accepted; the game has no clock")
     color: Literal["white", "black", "random"] = "random"
     rated: bool = Field(
-        default=False, description="only rated games are taken; a waiting seek is rated"
+        default=False,
+        description=(
+            "a rated game (accounts only): in a quick-pairing pool, a rated search; else only"
+            " rated games are taken and a seek that waits is rated"
+        ),
     )
     fen: str | None = FEN_FIELD
     ratingRange: str | None = Field(
-        default=None, description="lichess's rating range: accepted and ignored (no ratings yet)"
+        default=None,
+        description="low-high (1500-1800): the opponents' ratings accepted in a quick-pairing"
+        " pool; ignored otherwise",
     )
 
 

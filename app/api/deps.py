@@ -10,6 +10,7 @@ from fastapi.security import APIKeyCookie
 
 from ..core.config import Settings
 from ..identity import COOKIE, Identities
+from ..matchmaking.service import PoolService
 from ..realtime.hub import LocalHub
 from ..realtime.presence import Presence
 from ..services.accounts import AccountService
@@ -49,6 +50,8 @@ class Services:
     chat: Chat
     # Presence told to the sockets (coalesced) and carried across instances.
     crowd: PresenceFeed
+    # Quick pairing: the pools' entries and pairing rounds (app/matchmaking/service.py).
+    pools: PoolService
 
 
 def get_services(request: Request) -> Services:

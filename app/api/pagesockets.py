@@ -1,8 +1,9 @@
 """The lobby's socket and the site socket of the other pages (docs/protocol.md).
 
-Neither reads what a client sends (a ping keeps the connection open through proxies); both
-tell their identity's new games (``gameStart``, app/api/following.py). The lobby socket also
-sends the lobby's lists (app/services/lobby.py)."""
+Both tell their identity's new games (``gameStart``, app/api/following.py). The lobby socket
+also sends the lobby's lists (app/services/lobby.py) and reads quick pairing's messages
+(app/api/poolsocket.py); the site socket reads nothing (a ping keeps the connection open
+through proxies)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from ..identity import COOKIE
 from ..jsontext import json_text
 from .deps import Services
 from .following import follow
+from .gamestream import detach
+from .poolsocket import PoolSearch, pool_message
 from .ws import Connection, admitted
 
 router = APIRouter()
@@ -21,23 +24,32 @@ router = APIRouter()
 async def lobby_socket(ws: WebSocket) -> None:
     async with admitted(ws) as address:
         if address is not None:
-            await _lobby_socket(ws)
+            await _lobby_socket(ws, address)
 
 
-async def _lobby_socket(ws: WebSocket) -> None:
+async def _lobby_socket(ws: WebSocket, address: str) -> None:
     services: Services = ws.app.state.services
     who = services.identities.read(ws.cookies.get(COOKIE))
     await ws.accept()
     conn = Connection(ws)
+    search = PoolSearch(services, conn.send, who, address)
     try:
         # The feed sends (the whole lists, then changes); this task only reads, until the
-        # client leaves. Following from before the first message: whoever got the lists
-        # hears a game that starts after them.
+        # client leaves: quick pairing's messages (app/api/poolsocket.py), nothing else.
+        # Following from before the first message: whoever got the lists hears a game that
+        # starts after them.
         with follow(services, who, conn):
             async with services.lobby.watch(conn.send):
-                await _until_gone(ws)
+                limit = services.settings.max_message_bytes
+                while (frame := await ws.receive())["type"] != "websocket.disconnect":
+                    data = pool_message(frame.get("text"), limit)
+                    if data is not None:
+                        await search.handle(data)
     except WebSocketDisconnect:
         pass
+    finally:
+        # Leaving the page leaves the pool: detached, as the socket's task may be cancelled.
+        detach(search.close())
 
 
 @router.websocket("/ws/site")

@@ -79,6 +79,12 @@ class Settings(BaseSettings):
     # at least every presence_beat_seconds, and forget a report not renewed for 3 beats.
     presence_flush_seconds: float = 1.0
     presence_beat_seconds: float = 5.0
+    # Quick pairing (app/matchmaking/service.py): a pairing round of every pool this often;
+    # each instance renews the pool entries it holds every beat, and an entry not renewed
+    # for pool_expire_seconds (its instance died) is never paired and is deleted.
+    pool_round_seconds: float = 1.0
+    pool_beat_seconds: float = 5.0
+    pool_expire_seconds: float = 15.0
     # Open seats nobody takes are cancelled after this long (a seek does not live forever).
     open_game_hours: float = 24.0
     max_message_bytes: int = 4096

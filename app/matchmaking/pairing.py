@@ -4,8 +4,9 @@ As lichess's pools do, a pair is allowed when the two ratings are close enough, 
 enough" widens with the time both have waited: a newcomer is first offered the nearest
 opponents, and anyone who waits long enough is paired with whoever is there. A rating range
 a player set is a hard limit (both ranges must hold the other's rating). Accounts pair with
-accounts (rated games) and anonymous players with anonymous players (casual games): a rated
-game needs two accounts (docs/decisions.md, "Quick pairing").
+rated searches (accounts) with rated searches, and casual ones (anonymous players, and
+accounts that asked for a casual game) with casual ones: a rated game needs two accounts, and
+nobody who asked for one gets a casual game (docs/decisions.md, "Quick pairing").
 
 Ratings are one-dimensional, so the best partners of a player are its neighbours in rating
 order: a round looks at the few nearest neighbours of each player (O(n log n)) and takes the
@@ -32,7 +33,7 @@ class Seeker:
     player_id: str
     rating: float
     joined_ms: int
-    account: bool  # False: an anonymous visitor (casual games only)
+    rated: bool  # an account's rated search; False: casual (anonymous players, or asked)
     rating_range: tuple[int, int] | None = None  # (lowest, highest) opponent rating accepted
 
 
@@ -52,7 +53,7 @@ def _accepts(seeker: Seeker, rating: float) -> bool:
 
 def score(a: Seeker, b: Seeker, now_ms: int) -> float | None:
     """How good a pair is (lower is better), or None if it is not allowed now."""
-    if a.player_id == b.player_id or a.account != b.account:
+    if a.player_id == b.player_id or a.rated != b.rated:
         return None
     if not (_accepts(a, b.rating) and _accepts(b, a.rating)):
         return None
@@ -68,11 +69,11 @@ def score(a: Seeker, b: Seeker, now_ms: int) -> float | None:
 def pair(seekers: Iterable[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:
     """The pairs of one round of one pool; each seeker (and each player) in at most one.
     The longer waiter of a pair comes first."""
-    accounts: list[Seeker] = []
-    anonymous: list[Seeker] = []
+    rated: list[Seeker] = []
+    casual: list[Seeker] = []
     for seeker in seekers:
-        (accounts if seeker.account else anonymous).append(seeker)
-    return _pair_one_kind(accounts, now_ms) + _pair_one_kind(anonymous, now_ms)
+        (rated if seeker.rated else casual).append(seeker)
+    return _pair_one_kind(rated, now_ms) + _pair_one_kind(casual, now_ms)
 
 
 def _pair_one_kind(seekers: list[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:

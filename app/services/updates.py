@@ -45,6 +45,10 @@ def player_channel(player_id: str) -> str:
     return f"player:{player_id}"
 
 
+def pool_channel(player_id: str) -> str:
+    return f"pool:{player_id}"
+
+
 @dataclass(eq=False)
 class GameUpdate:
     """A committed change of a game: its events, the live state after it and its whole move
@@ -107,6 +111,14 @@ class LobbyChanged:
     game_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class PoolChanged:
+    """A player's quick-pairing entry was paired or replaced (``pool:{player}``): whoever
+    holds it reads it again (app/matchmaking/holder.py)."""
+
+    player_id: str
+
+
 HubMessage = (
     GameUpdate
     | PresenceChanged
@@ -116,6 +128,7 @@ HubMessage = (
     | NewGame
     | LobbyChanged
     | RatingsChanged
+    | PoolChanged
 )
 
 
@@ -200,6 +213,8 @@ class HubCodec:
             data = {"k": "lobbyChanged", "g": message.game_id}
         elif isinstance(message, RatingsChanged):
             data = {"k": "ratings", "g": message.game_id, "p": message.ply, "r": message.ratings}
+        elif isinstance(message, PoolChanged):
+            data = {"k": "poolChanged", "p": message.player_id}
         else:
             raise TypeError(f"not a hub message: {message!r}")
         return data
@@ -232,4 +247,6 @@ class HubCodec:
             return LobbyChanged(data["g"])
         if kind == "ratings":
             return RatingsChanged(data["g"], data["p"], data["r"])
+        if kind == "poolChanged":
+            return PoolChanged(data["p"])
         raise ValueError(f"unknown hub message kind {kind!r}")

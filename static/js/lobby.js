@@ -8,6 +8,7 @@ import { onLanguage, setupChrome } from "./chrome.js";
 import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
 import { nextLists } from "./lobbylists.js";
+import { PoolGrid } from "./pools.js";
 import { goToGame } from "./site.js";
 import { Socket } from "./socket.js";
 import {
@@ -23,6 +24,7 @@ let me = null;
 let lists = null; // {v, open, live}: the whole lists, then each change applied
 let connection = "connecting";
 let bots = null;
+let pools = null;
 
 function selectedVariant() {
   const id = form.elements.variant ? form.elements.variant.value : null;
@@ -224,6 +226,7 @@ function redraw() {
   renderVariants();
   renderLists();
   if (bots) bots.render();
+  if (pools) pools.render();
 }
 
 async function main() {
@@ -267,6 +270,7 @@ async function main() {
         goToGame(data.game); // a game of this player started (their seek was joined)
         return;
       }
+      if (pools.handle(data)) return;
       const next = nextLists(lists, data);
       if (next === null) {
         // A change was missed: a new connection starts again from the whole lists.
@@ -277,8 +281,13 @@ async function main() {
         renderLists();
       }
     },
-    onStatus: showConnection,
+    onStatus: (status) => {
+      showConnection(status);
+      pools.status(status);
+    },
   });
+  pools = new PoolGrid($("pools"), { send: (message) => socket.send(message), variants });
+  pools.load();
   socket.connect();
 }
 

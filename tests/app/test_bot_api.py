@@ -464,7 +464,7 @@ def test_a_spectator_stream_follows_the_game_to_its_end(fast):
 # ---- seeks -----------------------------------------------------------------------------------
 def test_two_seekers_are_paired(fast):
     alice, bob = Account(fast, "alice"), Account(fast, "bob")
-    body = {"variant": "jungle", "time": 3, "increment": 2}
+    body = {"variant": "jungle", "time": 3, "increment": 1}  # no pool's clock: a lobby seek
     with alice.stream("/api/board/seek", method="POST", json=body) as a:
         waiting = Lines(a)
         assert waiting.raw() == ""  # still waiting: keep-alive

@@ -195,9 +195,9 @@ def test_accept_by_token_refuses_a_token_that_cannot_accept(alice, robot, whose)
     assert pending_of(robot) == []
 
 
-def test_a_seek_accepts_berserks_form_with_an_empty_rating_range(fast):
+def test_a_seek_accepts_berserks_form_with_an_empty_rating_range(fast, clock):
     alice, bob = Account(fast, "alice"), Account(fast, "bob")
-    # berserk's board.seek(3, 2, variant="jungle") posts this form.
+    # berserk's board.seek(3, 2, variant="jungle") posts this form: a quick-pairing pool.
     form = {
         "rated": "false",
         "time": "3",
@@ -209,9 +209,12 @@ def test_a_seek_accepts_berserks_form_with_an_empty_rating_range(fast):
     with alice.stream("/api/board/seek", method="POST", data=form) as a:
         waiting = Lines(a)
         assert waiting.raw() == ""
-        ranged = {**form, "ratingRange": "1500-1800"}  # no ratings yet: ignored
+        ranged = {**form, "ratingRange": "1500-1800"}  # both are 1500: within it
         with bob.stream("/api/board/seek", method="POST", data=ranged) as b:
-            paired = Lines(b).rest()
+            pairing = Lines(b)
+            assert pairing.raw() == ""
+            clock.advance(1000)  # the pool's next round
+            paired = pairing.rest()
         assert waiting.rest() == paired and len(paired) == 1
 
 

@@ -22,7 +22,7 @@ def seeker(n: int, rating: float, waited_s: float = 0, **kw: object) -> Seeker:
         player_id=kw.pop("player_id", f"p{n}"),  # type: ignore[arg-type]
         rating=rating,
         joined_ms=NOW - int(waited_s * 1000),
-        account=kw.pop("account", True),  # type: ignore[arg-type]
+        rated=kw.pop("rated", True),  # type: ignore[arg-type]
         rating_range=kw.pop("rating_range", None),  # type: ignore[arg-type]
     )
 
@@ -69,12 +69,12 @@ def test_a_rating_range_is_a_hard_limit() -> None:
     assert pair([picky, other], NOW) == []
 
 
-def test_accounts_and_anonymous_players_are_never_paired_together() -> None:
+def test_rated_and_casual_searches_are_never_paired_together() -> None:
     pairs = pair(
         [
             seeker(1, 1500, waited_s=90),
-            seeker(2, 1500, waited_s=90, account=False),
-            seeker(3, 1500, waited_s=90, account=False),
+            seeker(2, 1500, waited_s=90, rated=False),
+            seeker(3, 1500, waited_s=90, rated=False),
         ],
         NOW,
     )

@@ -9,6 +9,7 @@ until accepted. ``POST /api/challenge/ai`` challenges a built-in opponent, liche
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import time
 from collections.abc import AsyncIterator
@@ -45,6 +46,7 @@ from ..callers import board_player, limit
 from ..deps import Services, ServicesDep
 from ..gamestream import detach
 from ..responses import NDJSONResponse, base_url, errors, json_errors, ndjson
+from . import pools
 
 router = APIRouter(prefix="/api", tags=["challenges"])
 Reader = Annotated[Caller, Depends(caller("challenge:read"))]
@@ -348,10 +350,13 @@ async def cancel_challenge(
 async def seek(
     who: Annotated[Caller, Depends(board_player)], services: ServicesDep, request: Request
 ) -> NDJSONResponse:
-    """Pairs at once with the oldest compatible public game of the lobby, else opens one
-    there (browsers see it too) and keeps the request open until someone takes the seat:
-    then one line ``{"id": gameId}`` and the end (both event streams get ``gameStart``).
-    Closing the request withdraws the seek."""
+    """With a quick-pairing pool's game and clock (``GET /api/pools``; standard rules, its
+    own start, a random colour), waits in that pool (``rated``: an account's rated search,
+    ``ratingRange``: the opponents accepted) until a pairing round makes the game. Else
+    pairs at once with the oldest compatible public game of the lobby, or opens one there
+    (browsers see it too). The request stays open until then: one line ``{"id": gameId}``
+    and the end (both event streams get ``gameStart``). Closing the request withdraws the
+    seek."""
     body = await read_body(request, SeekIn, lichess=True)
     seconds = None
     if body.time is not None:
@@ -373,9 +378,19 @@ async def seek(
         increment=body.increment,
         days=body.days,
         color=body.color,
-        rated=body.rated,
+        rated=False,  # checked below: a pool's seek may be rated
         fen=body.fen,
     ).checked()
+    pool = pools.seek_pool(terms)
+    if pool is not None:  # quick pairing: the request holds a pool entry until paired
+        limit(services, "challenge", who, request)
+        holder = await pools.open_pool_seek(
+            services, who.identity, pool, body.rated, body.ratingRange
+        )
+        return NDJSONResponse(
+            pools.wait_in_pool(services, holder), background=BackgroundTask(holder.close)
+        )
+    terms = dataclasses.replace(terms, rated=body.rated).checked()
     limit(services, "challenge", who, request)
     paired = await services.challenges.pair(who.identity, terms)
     if paired is not None:

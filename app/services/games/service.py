@@ -392,10 +392,7 @@ class GameService:
             raise ServiceError(
                 "game.same_player", "one player cannot take both seats of a game", 409
             ) from None
-        stored = await self.get(game.id)
-        async with self.pipeline.serial(game.id):
-            await self._tell(stored, events)
-        return stored
+        return await self.tell_inserted(game.id, events)
 
     async def create(self, who: Identity, new: NewGame) -> Game:
         if new.color not in ("first", "second", "random"):
@@ -464,6 +461,41 @@ class GameService:
         game started at once, under the given id (the challenge's). With ``claim``, the
         game is inserted in the same transaction as the claim, and only if it succeeds
         (None otherwise)."""
+        await self.ensure_player(first)
+        await self.ensure_player(second)
+        game, events = self.started_game(
+            game_id,
+            first,
+            second,
+            creator,
+            variant=variant,
+            rules=rules,
+            clock_ms=clock_ms,
+            increment_ms=increment_ms,
+            public=public,
+            initial_fen=initial_fen,
+            rated=rated,
+        )
+        return await self._insert(game, events, claim)
+
+    def started_game(
+        self,
+        game_id: str,
+        first: Identity,
+        second: Identity,
+        creator: Identity,
+        *,
+        variant: str,
+        rules: dict[str, str],
+        clock_ms: int | None,
+        increment_ms: int,
+        public: bool = True,
+        initial_fen: str | None = None,
+        rated: bool = False,
+    ) -> tuple[Game, list[GameEvent]]:
+        """The row of a started game with both players seated (whose rows exist), and its
+        events, for a caller that inserts it in its own transaction (a pairing round inserts
+        all its games in one), then calls ``tell_inserted``."""
         creator_side = Side.FIRST if creator.id == first.id else Side.SECOND
         game = self._new_game(
             game_id,
@@ -476,8 +508,6 @@ class GameService:
             increment_ms=increment_ms,
             initial_fen=initial_fen,
         )
-        await self.ensure_player(first)
-        await self.ensure_player(second)
         game.first_id, game.second_id = first.id, second.id
         ratings = await at_start(self.sessions, variant, (first.id, second.id), game.created_ms)
         if rated and len(ratings) != 2:
@@ -492,7 +522,14 @@ class GameService:
             SeatTaken(game.id, 0, Side.SECOND, second.id),
             GameStarted(game.id, 0, first.id, second.id),
         ]
-        return await self._insert(game, events, claim)
+        return game, events
+
+    async def tell_inserted(self, game_id: str, events: Sequence[GameEvent]) -> Game:
+        """Tell the events of a game a caller inserted (and committed) itself."""
+        stored = await self.get(game_id)
+        async with self.pipeline.serial(game_id):
+            await self._tell(stored, events)
+        return stored
 
     async def still_open(self, game_ids: list[str]) -> list[str]:
         return await queries.still_open(self.sessions, game_ids)

@@ -1,0 +1,34 @@
+"""Quick pairing in real browsers: two people (two contexts, two identities) click the same
+pool tile on the lobby page; the tile says it is searching, the pool's next round pairs
+them, and both pages land in the same started game, seated against each other."""
+
+from __future__ import annotations
+
+import re
+
+from .helpers import page_state
+
+POOL = "gorogoro-10+5"
+GAME_URL = re.compile(r"/game/([A-Za-z0-9_-]+)$")
+
+
+def test_two_players_click_the_same_pool_tile_and_land_in_the_same_game(new_context):
+    pages = [new_context().new_page() for _ in range(2)]
+    for page in pages:
+        page.goto("/")
+        page.locator(f'[data-pool="{POOL}"]').wait_for()
+        page.locator("#connection.open").wait_for()
+    first, second = pages
+    first.locator(f'[data-pool="{POOL}"]').click()
+    first.locator(f'[data-pool="{POOL}"][aria-pressed="true"]').wait_for()
+    first.locator(".pool-timer").filter(has_text=re.compile(r"^0:\d\d$")).wait_for()
+    second.locator(f'[data-pool="{POOL}"]').click()
+    for page in pages:
+        page.wait_for_url(GAME_URL, timeout=15_000)
+    ids = [GAME_URL.search(page.url)[1] for page in pages]  # type: ignore[index]
+    assert ids[0] == ids[1]
+    for page in pages:
+        page.wait_for_function("() => window.kodama.page.game !== null")
+    states = [page_state(page) for page in pages]
+    assert {state["status"] for state in states} == {"started"}
+    assert {state["seat"] for state in states} == {"first", "second"}  # one seat each
