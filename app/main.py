@@ -26,8 +26,8 @@ from .core.config import Settings, get_settings
 from .core.time import Clock, SystemClock
 from .db import make_engine, make_sessionmaker
 from .identity import COOKIE, MAX_AGE, Identities
-from .ratings.announce import RatingsAnnouncer
 from .matchmaking.service import PoolService
+from .ratings.announce import RatingsAnnouncer
 from .ratings.service import RatingsConsumer
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
 from .realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder

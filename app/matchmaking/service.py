@@ -33,6 +33,7 @@ from ..domain.enums import GameStatus
 from ..domain.events import GameEvent
 from ..domain.players import Identity
 from ..models import Game, Player, PlayerRating, PoolEntry
+from ..ratings.reading import read_at_start
 from ..ratings.service import as_of
 from ..realtime.hub import LocalHub
 from ..services.errors import ServiceError
@@ -235,6 +236,8 @@ class PoolService:
             pairs = pair(seekers, now)
         made: list[Made] = []
         marks: dict[str, str] = {}
+        paired = [s.player_id for ab in pairs for s in ab]
+        ratings = await read_at_start(session, pool.variant, paired, now)
         for a, b in pairs:
             first, second = (a, b) if secrets.randbelow(2) else (b, a)
             players = (
@@ -245,6 +248,7 @@ class PoolService:
                 secrets.token_urlsafe(6),
                 *players,
                 players[0],
+                ratings=ratings,
                 variant=pool.variant,
                 rules=pool.rules,
                 clock_ms=pool.clock_ms,

@@ -60,20 +60,29 @@ async def at_start(
 ) -> dict[str, Rating]:
     """The ratings in ``variant`` of those players who are accounts, as of ``now_ms`` (a
     game's start); anonymous players have none."""
+    if not any(player_ids := list(player_ids)):
+        return {}
+    async with sessions() as session:
+        return await read_at_start(session, variant, player_ids, now_ms)
+
+
+async def read_at_start(
+    session: AsyncSession, variant: str, player_ids: Iterable[str | None], now_ms: int
+) -> dict[str, Rating]:
+    """``at_start`` in a transaction of the caller's (a pairing round's)."""
     wanted = {i for i in player_ids if i}
     if not wanted:
         return {}
-    async with sessions() as session:
-        rows = (
-            await session.execute(
-                select(Player.id, PlayerRating)
-                .outerjoin(
-                    PlayerRating,
-                    (PlayerRating.player_id == Player.id) & (PlayerRating.variant == variant),
-                )
-                .where(Player.id.in_(wanted), Player.username.is_not(None))
+    rows = (
+        await session.execute(
+            select(Player.id, PlayerRating)
+            .outerjoin(
+                PlayerRating,
+                (PlayerRating.player_id == Player.id) & (PlayerRating.variant == variant),
             )
-        ).all()
+            .where(Player.id.in_(wanted), Player.username.is_not(None))
+        )
+    ).all()
     return {player_id: as_of(row, now_ms).rating for player_id, row in rows}
 
 

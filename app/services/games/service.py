@@ -16,7 +16,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,7 @@ from ...domain.events import (
 )
 from ...domain.players import Identity
 from ...models import Game, Player
+from ...ratings.glicko2 import Rating
 from ...ratings.reading import at_start, changes_json, game_changes, seat_columns, seat_rating
 from ...realtime.hub import LocalHub
 from ..errors import ServiceError
@@ -463,11 +464,13 @@ class GameService:
         (None otherwise)."""
         await self.ensure_player(first)
         await self.ensure_player(second)
+        ratings = await at_start(self.sessions, variant, (first.id, second.id), self.now())
         game, events = self.started_game(
             game_id,
             first,
             second,
             creator,
+            ratings=ratings,
             variant=variant,
             rules=rules,
             clock_ms=clock_ms,
@@ -485,6 +488,7 @@ class GameService:
         second: Identity,
         creator: Identity,
         *,
+        ratings: Mapping[str, Rating],
         variant: str,
         rules: dict[str, str],
         clock_ms: int | None,
@@ -495,7 +499,8 @@ class GameService:
     ) -> tuple[Game, list[GameEvent]]:
         """The row of a started game with both players seated (whose rows exist), and its
         events, for a caller that inserts it in its own transaction (a pairing round inserts
-        all its games in one), then calls ``tell_inserted``."""
+        all its games in one), then calls ``tell_inserted``. ``ratings``: the players'
+        ratings as the game starts (``ratings.reading.at_start``; none for anonymous ones)."""
         creator_side = Side.FIRST if creator.id == first.id else Side.SECOND
         game = self._new_game(
             game_id,
@@ -509,7 +514,6 @@ class GameService:
             initial_fen=initial_fen,
         )
         game.first_id, game.second_id = first.id, second.id
-        ratings = await at_start(self.sessions, variant, (first.id, second.id), game.created_ms)
         if rated and len(ratings) != 2:
             raise rated_needs_account("a rated game is played between two accounts")
         seat_columns(game, ratings)
