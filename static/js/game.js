@@ -125,7 +125,7 @@ function onMessage(data) {
       break;
     }
     case "gameStart":
-      goToGame(data.game); // another game of this player started: this page follows them
+      goToGame(data.game.id); // another game of this player started: this page follows them
       break;
     case "presence":
       page.presence = data;
