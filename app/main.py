@@ -103,7 +103,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             presence=presence,
             identities=identities,
             timekeeper=Timekeeper(service, clock=clock),
-            lobby=LobbyFeed(service, settings.lobby_interval_seconds, sleep=clock.sleep),
+            lobby=LobbyFeed(service, settings.lobby_interval_seconds, clock),
             accounts=accounts,
             challenges=ChallengeService(sessions, service, accounts, hub, settings),
             game_events=GameEvents(service, hub),
