@@ -29,6 +29,7 @@ from .identity import COOKIE, MAX_AGE, Identities
 from .matchmaking.service import PoolService
 from .ratings.announce import RatingsAnnouncer
 from .ratings.service import RatingsConsumer
+from .realtime.attendance import Attendance
 from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
 from .realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
 from .realtime.presence import Presence
@@ -46,6 +47,7 @@ from .services.lobby import LobbyFeed
 from .services.outbox import OutboxConsumer
 from .services.playerstats import PlayerCounts
 from .services.quotas import OpenGamesPerAddress, SocketsPerAddress
+from .services.seeks import SeekKeeper
 from .services.streams import EventStreams, GameEvents
 from .services.timekeeper import Timekeeper
 from .services.updates import HubCodec
@@ -113,6 +115,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             game_events=GameEvents(service, hub),
             game_starts=GameStarts(service, hub),
             followers=Followers(hub),
+            attendance=Attendance(sessions, clock, settings.attendance_beat_seconds),
+            seeks=SeekKeeper(service, settings, clock),
             event_streams=EventStreams(clock.monotonic),
             limits=ApiLimits(settings, clock.monotonic),
             sockets=SocketsPerAddress(settings.max_sockets_per_ip),
@@ -139,6 +143,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         await services.crowd.start()
         await services.timekeeper.start()
         await services.lobby.start()
+        await services.attendance.start()
+        await services.seeks.start()
         await services.pools.start()
         builtin = None
         if settings.builtin_bots:
@@ -157,6 +163,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             if builtin is not None:
                 await builtin.stop()
             await services.pools.stop()
+            await services.seeks.stop()
+            await services.attendance.stop()
             await services.timekeeper.stop()
             await outbox.stop()
             await services.crowd.stop()

@@ -95,6 +95,9 @@ class Game(Base):
     created_ms: Mapped[int] = mapped_column(BigInteger)
     started_ms: Mapped[int | None] = mapped_column(BigInteger)
     finished_ms: Mapped[int | None] = mapped_column(BigInteger)
+    # A public game waiting for its opponent whose creator has no page open: since when it is
+    # hidden from the lobby (None: shown). Cancelled past the grace (app/services/seeks.py).
+    seek_away_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
 
     # The move pipeline never writes games through the ORM: services/rows.py updates a game
     # only if every column still holds what was read (compare-and-set). Should an ORM UPDATE of
@@ -257,3 +260,21 @@ class PoolEntry(Base):
     seen_ms: Mapped[int] = mapped_column(BigInteger)
     instance: Mapped[str] = mapped_column(String(32))
     game_id: Mapped[str | None] = mapped_column(String(12), default=None)
+
+
+class ServerInstance(Base):
+    """A server instance sharing the database, and when it last said it was alive."""
+
+    __tablename__ = "instances"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    beat_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class PlayerSocket(Base):
+    """An identity with a socket (page, or a bot's event stream) open on an instance."""
+
+    __tablename__ = "player_sockets"
+
+    instance: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)

@@ -11,6 +11,7 @@ from fastapi.security import APIKeyCookie
 from ..core.config import Settings
 from ..identity import COOKIE, Identities
 from ..matchmaking.service import PoolService
+from ..realtime.attendance import Attendance
 from ..realtime.hub import LocalHub
 from ..realtime.presence import Presence
 from ..services.accounts import AccountService
@@ -22,6 +23,7 @@ from ..services.follow import Followers, GameStarts
 from ..services.games import GameService, Identity
 from ..services.lobby import LobbyFeed
 from ..services.quotas import OpenGamesPerAddress, SocketsPerAddress
+from ..services.seeks import SeekKeeper
 from ..services.streams import EventStreams, GameEvents
 from ..services.timekeeper import Timekeeper
 
@@ -42,6 +44,9 @@ class Services:
     # Every page of a player follows them to their new game (docs/protocol.md, gameStart).
     game_starts: GameStarts
     followers: Followers
+    # A seek lives while its creator has a socket open (docs/decisions.md).
+    attendance: Attendance
+    seeks: SeekKeeper
     event_streams: EventStreams
     limits: ApiLimits
     # Caps per IP address (issue #10): open WebSockets, public games waiting.

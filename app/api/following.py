@@ -1,5 +1,6 @@
 """What every socket of a player hears besides its own messages: ``gameStart`` when a game
-of theirs starts (docs/protocol.md), so that every page of theirs goes to it."""
+of theirs starts (docs/protocol.md), so that every page of theirs goes to it. Every such
+socket also keeps its identity's seeks in the lobby (app/realtime/attendance.py)."""
 
 from __future__ import annotations
 
@@ -41,5 +42,6 @@ def follow(
             return None
         return json_text({**game_start(new), "ply": services.presence.ply.get(shown)})
 
-    with services.followers.follow(who.id, conn.send, encode):
+    # The socket also keeps its identity's seeks alive (app/services/seeks.py).
+    with services.attendance.hold(who.id), services.followers.follow(who.id, conn.send, encode):
         yield

@@ -87,6 +87,17 @@ class Settings(BaseSettings):
     pool_expire_seconds: float = 15.0
     # Open seats nobody takes are cancelled after this long (a seek does not live forever).
     open_game_hours: float = 24.0
+    # A public seek lives while its creator has a socket open on some instance
+    # (docs/decisions.md, "A lobby that is alive"): hidden from the lobby once they have none,
+    # shown again if they come back within seek_grace_seconds, cancelled after. Instances
+    # write their identities' sockets every attendance_beat_seconds; one silent for
+    # instance_dead_seconds counts as gone (killed). A seek younger than seek_new_seconds is
+    # shown before its creator's first socket (the page opens after the POST).
+    seek_grace_seconds: float = 60.0
+    seek_sweep_seconds: float = 1.0
+    attendance_beat_seconds: float = 1.0
+    instance_dead_seconds: float = 5.0
+    seek_new_seconds: float = 10.0
     max_message_bytes: int = 4096
     # The lobby sockets get at most one update this often: a burst of changes becomes one.
     lobby_interval_seconds: float = 0.25

@@ -44,6 +44,16 @@ class GameStarted(GameEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class SeekHidden(GameEvent):
+    """A public game waiting for its opponent left the lobby: its creator has no page open."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeekShown(GameEvent):
+    """A hidden seek is back in the lobby: its creator came back in time."""
+
+
+@dataclass(frozen=True, slots=True)
 class MovePlayed(GameEvent):
     """``ply`` is the ply after the move (the move is the ``ply``-th)."""
 

@@ -18,13 +18,22 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from ..core.time import Clock, Handle, SystemClock
-from ..domain.events import GameCreated, GameEnded, GameEvent, GameStarted, SeatTaken
+from ..domain.events import (
+    GameCreated,
+    GameEnded,
+    GameEvent,
+    GameStarted,
+    SeatTaken,
+    SeekHidden,
+    SeekShown,
+)
 from ..models import Game
 from ..realtime.hub import CLOSING, LocalHub
 from .updates import LOBBY_CHANNEL, LobbyChanged
 
-# What changes the lobby's lists: a game created, its seats, its start and its end.
-LISTED = (GameCreated, SeatTaken, GameStarted, GameEnded)
+# What changes the lobby's lists: a game created, its seats, its start and its end, a seek
+# hidden (its creator has no page open) and shown again.
+LISTED = (GameCreated, SeatTaken, GameStarted, GameEnded, SeekHidden, SeekShown)
 LIST_NAMES = ("open", "live")
 # Updates a socket may have waiting (a slow reader); past that it gets the whole lists.
 MAX_PENDING = 8

@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
+import { goToGame } from "./site.js";
 import { variantName } from "./variant.js";
 
 const POLL_MS = 500;
@@ -124,7 +125,7 @@ export class BotPanel {
     const name = this.pending.name;
     const status = challenge.status;
     if (status === "accepted") {
-      location.href = `/game/${encodeURIComponent(challenge.id)}`;
+      goToGame(challenge.id);
       return;
     }
     if (status === "declined") {

@@ -8,6 +8,7 @@ import { ApiError, api, request } from "./api.js";
 import { onLanguage, setupChrome } from "./chrome.js";
 import { html, render } from "./html.js";
 import { getLang } from "./i18n.js";
+import { goToGame } from "./site.js";
 
 const WORDS = {
   en: {
@@ -105,7 +106,7 @@ function draw() {
 function show(next) {
   challenge = next;
   if (challenge.status === "accepted") {
-    location.replace(`/game/${encodeURIComponent(challenge.gameId || challenge.id)}`);
+    goToGame(challenge.gameId || challenge.id, { replace: true });
     return;
   }
   draw();

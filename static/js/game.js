@@ -126,7 +126,7 @@ function onMessage(data) {
       break;
     }
     case "gameStart":
-      goToGame(data.game); // another game of this player started: this page follows them
+      goToGame(data.game.id); // another game of this player started: this page follows them
       break;
     case "ratings":
       // A rated game's end changed the ratings (protocol.md): shown once, kept on reload

@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { onLanguage, setupChrome } from "./chrome.js";
 import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
+import { goToGame } from "./site.js";
 
 const token = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const message = document.getElementById("message");
@@ -41,7 +42,7 @@ async function main() {
   });
   try {
     const joined = await api.acceptInvite(token);
-    location.replace(`/game/${encodeURIComponent(joined.id)}`);
+    goToGame(joined.id, { replace: true });
   } catch (err) {
     failure = err;
     showFailure();

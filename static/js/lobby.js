@@ -195,7 +195,7 @@ async function join(id, button) {
   button.disabled = true;
   try {
     const joined = await api.join(id);
-    location.href = `/game/${encodeURIComponent(joined.id)}`;
+    goToGame(joined.id);
   } catch (err) {
     button.disabled = false;
     alertInList(errorText(err));
@@ -267,7 +267,7 @@ async function main() {
   const socket = new Socket("/ws/lobby", {
     onMessage: (data) => {
       if (data.type === "gameStart") {
-        goToGame(data.game); // a game of this player started (their seek was joined)
+        goToGame(data.game.id); // a game of this player started (their seek was joined)
         return;
       }
       if (pools.handle(data)) return;

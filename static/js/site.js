@@ -7,16 +7,22 @@ import { Socket } from "./socket.js";
 
 const ARRIVED_KEY = "kodama.arrived";
 
-// Goes to the game unless this page shows it already; true if it goes.
-export function goToGame(game) {
-  const path = `/game/${encodeURIComponent(game.id)}`;
-  if (location.pathname === path) return false;
+let leavingFor = null; // the game this page is on its way to
+
+// Goes to the game `id` unless this page shows it or is on its way there already: pages that
+// go to a game they just joined or accepted call this too, as their gameStart may come first.
+// `replace`: the page is not kept in the history (an invitation, a challenge).
+export function goToGame(id, { replace = false } = {}) {
+  const path = `/game/${encodeURIComponent(id)}`;
+  if (location.pathname === path || leavingFor === id) return false;
+  leavingFor = id;
   try {
-    sessionStorage.setItem(ARRIVED_KEY, game.id);
+    sessionStorage.setItem(ARRIVED_KEY, id);
   } catch {
     /* private mode: the game page still opens, without the start sound */
   }
-  location.assign(path);
+  if (replace) location.replace(path);
+  else location.assign(path);
   return true;
 }
 
@@ -36,7 +42,7 @@ export function broughtTo(gameId) {
 export function openSiteSocket() {
   const socket = new Socket("/ws/site", {
     onMessage: (data) => {
-      if (data.type === "gameStart") goToGame(data.game);
+      if (data.type === "gameStart") goToGame(data.game.id);
     },
   });
   socket.connect();

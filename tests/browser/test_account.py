@@ -93,13 +93,17 @@ def test_the_account_page_shows_the_games_played(new_context: Any) -> None:
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto("/account")
     expect(page.locator("#record")).to_have_text("0 played: 0 won, 0 lost, 0 drawn.")
+    assert errors == []
+    page.close()  # an open page would follow its player to the games started below
     for _ in range(2):
-        created = page.request.post("/api/games", data={"variant": "dobutsu", "color": "first"})
+        created = me.request.post("/api/games", data={"variant": "dobutsu", "color": "first"})
         assert created.ok, created.text()
         game_id = created.json()["id"]
         assert opponent.request.post(f"/api/games/{game_id}/join").ok
-    assert page.request.post(f"/api/board/game/{game_id}/resign").ok  # the second one
-    page.reload()
+    assert me.request.post(f"/api/board/game/{game_id}/resign").ok  # the second one
+    page = me.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto("/account")
     expect(page.locator("#record")).to_have_text("1 played: 0 won, 1 lost, 0 drawn. 1 on now.")
     other = opponent.new_page()
     other.goto("/account")

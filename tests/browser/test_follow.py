@@ -92,3 +92,20 @@ def test_a_game_page_follows_its_player_to_another_game(new_context):
     game_id = _create(creator, color="first", public=True)
     assert new_context().request.post(f"/api/games/{game_id}/join").ok
     _taken_to_the_game(page, game_id, your_turn=True)
+
+
+def test_a_seek_leaves_another_browsers_lobby_when_its_creator_closes_the_page(new_context):
+    creator = new_context()
+    page = creator.new_page()
+    page.goto("/")
+    page.wait_for_selector("#connection.open")
+    game_id = _create(creator, color="random", public=True)
+    other = new_context().new_page()
+    other.goto("/")
+    row = other.locator(f'[data-join="{game_id}"]')
+    row.wait_for()
+    page.close()
+    # Gone within the grace: a new seek is kept 10 s for its page to open, then ~2 s.
+    row.wait_for(state="detached", timeout=20_000)
+    refused = other.context.request.post(f"/api/games/{game_id}/join")
+    assert refused.status == 409 and refused.json()["code"] == "seek.away"

@@ -144,10 +144,8 @@ def test_a_page_on_another_port_cannot_act_for_the_visitor(
         assert '"code":"origin.forbidden"' in evil.content()
     state = httpx.get(f"{server.base}/api/games/{game_id}").json()["game"]
     assert state["status"] == "created" and state["players"]["second"] is None
-    # The site's own page still takes the seat.
-    assert (
-        page.evaluate(
-            f"""() => fetch("/api/games/{game_id}/join", {{method: "POST"}}).then(r => r.status)"""
-        )
-        == 200
-    )
+    # The site's own page still takes the seat, and then follows its player to the game.
+    with page.expect_navigation(url=f"**/game/{game_id}"):
+        page.evaluate(f"""() => {{ fetch("/api/games/{game_id}/join", {{method: "POST"}}); }}""")
+    state = httpx.get(f"{server.base}/api/games/{game_id}").json()["game"]
+    assert state["status"] == "started" and state["players"]["second"] is not None

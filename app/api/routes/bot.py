@@ -8,6 +8,7 @@ routes for anyone else playing through a program (scope ``board:play``). Streams
 
 # No ``from __future__ import annotations`` here: FastAPI must resolve the annotations of the
 # routes made inside game_routes(), whose caller type is local to it.
+import contextlib
 import logging
 import secrets
 from collections import OrderedDict
@@ -313,7 +314,11 @@ async def events(
         return True
 
     try:
-        async with services.hub.subscribe(player_channel(who.identity.id)) as sub:
+        # An open event stream keeps its identity's seeks alive, as a page's socket does.
+        async with (
+            services.hub.subscribe(player_channel(who.identity.id)) as sub,
+            _held(services.attendance.hold(who.identity.id)),
+        ):
             for data in await uncancelled(opening_events(services, who.identity, base)):
                 if fresh(data):
                     yield line(data)
@@ -335,6 +340,12 @@ async def events(
                         yield line(data)
     finally:
         services.event_streams.close(stream)
+
+
+@contextlib.asynccontextmanager
+async def _held(held: contextlib.AbstractContextManager[None]) -> AsyncIterator[None]:
+    with held:
+        yield
 
 
 async def opening_events(services: Services, who: Identity, base: str) -> list[dict[str, Any]]:

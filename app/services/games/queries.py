@@ -20,7 +20,11 @@ async def lobby(
             (
                 await session.execute(
                     select(Game)
-                    .where(Game.status == GameStatus.CREATED, Game.public.is_(True))
+                    .where(
+                        Game.status == GameStatus.CREATED,
+                        Game.public.is_(True),
+                        Game.seek_away_ms.is_(None),  # its creator has a page open
+                    )
                     .order_by(Game.created_ms.desc(), Game.id)  # one order: lobby diffs
                     .limit(limit)
                 )

@@ -600,6 +600,18 @@ class GameService:
             raise ServiceError("request.invalid", f"one claims victory or draw, not {kind!r}")
         return await self._change(game_id, lambda g, now: self.transitions.claim(g, now, who, kind))
 
+    # ---- seeks (app/services/seeks.py decides; the transitions check again) ---------------
+    async def seek_away(self, game_id: str) -> Game:
+        return await self._change(game_id, self.transitions.seek_away)
+
+    async def seek_back(self, game_id: str) -> Game:
+        return await self._change(game_id, self.transitions.seek_back)
+
+    async def seek_abandoned(self, game_id: str, grace_ms: int) -> Game:
+        return await self._change(
+            game_id, lambda g, now: self.transitions.seek_abandoned(g, now, grace_ms)
+        )
+
     async def expire(self, game_id: str) -> Game | None:
         """The server's own time-out check (timers call it; safe to call any time)."""
         try:

@@ -24,6 +24,8 @@ from ...domain.events import (
     MovePlayed,
     MovesTakenBack,
     SeatTaken,
+    SeekHidden,
+    SeekShown,
     TakebackDeclined,
     TakebackOffered,
 )
@@ -155,6 +157,12 @@ class Transitions:
             raise ServiceError(
                 "game.rated_needs_account", "only an account can play a rated game", 403
             )
+        if not by_invite and game.seek_away_ms is not None:
+            raise ServiceError(
+                "seek.away",
+                "this game's creator has no page of Kodama open: it waits for them to come back",
+                409,
+            )
         color = game.creator_color
         if color == "random":
             color = secrets.choice(tuple(Side))  # the rules: the first player is drawn at random
@@ -185,6 +193,30 @@ class Transitions:
                 "game.not_cancelable", "someone has joined: the game can only be aborted", 409
             )
         return [finish(game, now, GameStatus.ABORTED, None, EndReason.CANCELED)]
+
+    # ---- a seek lives while its creator has a page open (app/services/seeks.py) -----------
+    @staticmethod
+    def seek_away(game: Game, now: int) -> Events:
+        if game.status != GameStatus.CREATED or not game.public or game.seek_away_ms is not None:
+            return []
+        game.seek_away_ms = now
+        return [SeekHidden(game.id, game.ply)]
+
+    @staticmethod
+    def seek_back(game: Game, _now: int) -> Events:
+        if game.status != GameStatus.CREATED or game.seek_away_ms is None:
+            return []
+        game.seek_away_ms = None
+        return [SeekShown(game.id, game.ply)]
+
+    @staticmethod
+    def seek_abandoned(game: Game, now: int, grace_ms: int) -> Events:
+        """Cancelled (as expired): hidden for the whole grace, its creator never back."""
+        if game.status != GameStatus.CREATED or game.seek_away_ms is None:
+            return []
+        if now - game.seek_away_ms < grace_ms:
+            return []
+        return [finish(game, now, GameStatus.ABORTED, None, EndReason.EXPIRED)]
 
     @staticmethod
     def expire_unjoined(game: Game, now: int) -> Events:
