@@ -69,6 +69,8 @@ def terms_of(body: ChallengeIn | AiChallengeIn) -> Terms:
         color=body.color,
         rated=body.rated if isinstance(body, ChallengeIn) else False,
         fen=body.fen,
+        byoyomi=0 if body.clock is None else body.clock.byoyomi,
+        periods=0 if body.clock is None else body.clock.periods,
     ).checked()
 
 
@@ -375,6 +377,8 @@ async def seek(
         color=body.color,
         rated=body.rated,
         fen=body.fen,
+        byoyomi=body.byoyomi,
+        periods=body.periods,
     ).checked()
     limit(services, "challenge", who, request)
     paired = await services.challenges.pair(who.identity, terms)
