@@ -396,6 +396,9 @@ class ExportClock(Strict):
     initial: int = Field(description="seconds, as lichess's export")
     increment: int = Field(description="seconds")
     totalTime: int = Field(description="initial + 40 × (increment + byo-yomi), seconds")
+
+
+class LichessClock(ExportClock):
     byoyomi: int | None = Field(default=None, description="byo-yomi only: a period, seconds")
     periods: int | None = Field(default=None, description="byo-yomi only: periods")
 
@@ -462,7 +465,7 @@ class LichessGameOut(Strict):
     players: LichessPlayers
     winner: Color | None = Field(default=None, description="absent for none")
     moves: str | None = Field(default=None, description="absent with moves=false")
-    clock: ExportClock | None = Field(default=None, description="absent without a clock")
+    clock: LichessClock | None = Field(default=None, description="absent without a clock")
     daysPerTurn: int | None = Field(default=None, description="correspondence: days per move")
     initialFen: str = Field(description="the start position (docs/notation.md)")
     lastFen: str = Field(description="the position now")

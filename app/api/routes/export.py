@@ -84,7 +84,7 @@ def export_json(game: Game, state: dict[str, Any], players: dict[str, Any]) -> d
         else {
             "initial": initial // 1000,
             "increment": increment // 1000,
-            "totalTime": (initial + 40 * increment) // 1000,
+            "totalTime": (initial + 40 * (increment + (game.clock_byoyomi_ms or 0))) // 1000,
         },
         "wtime": None if times is None else times["first"],
         "btime": None if times is None else times["second"],
