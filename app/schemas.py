@@ -16,7 +16,7 @@ BROWSER_BODY = ConfigDict(extra="forbid", strict=True)
 class ClockIn(BaseModel):
     model_config = BROWSER_BODY
     minutes: float = Field(gt=0, le=180, description="initial time per side, in minutes")
-    increment: int = Field(default=0, ge=0, le=180, description="seconds added after each move")
+    increment: int = Field(ge=0, le=180, description="seconds added after each move")
     byoyomi: int = Field(
         default=0, description="byo-yomi: a period, seconds (1 to 180; 0: Fischer)"
     )

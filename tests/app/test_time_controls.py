@@ -125,7 +125,7 @@ def test_a_fischer_games_bot_state_has_no_byoyomi_fields(client: TestClient) -> 
 
 
 def test_a_browser_game_with_byoyomi(alice: Player, bob: Player, clock: ManualClock) -> None:
-    clock_body = {"minutes": 1, "byoyomi": 30, "periods": 5}
+    clock_body = {"minutes": 1, "increment": 0, "byoyomi": 30, "periods": 5}
     created = alice.create(clock=clock_body)
     times = created["game"]["clock"]
     assert (times["first"], times["byoyomi"], times["periods"]) == (60_000, 30_000, 5)
@@ -137,10 +137,10 @@ def test_a_browser_game_with_byoyomi(alice: Player, bob: Player, clock: ManualCl
 @pytest.mark.parametrize(
     ("clock_body", "code"),
     [
-        ({"minutes": 1, "byoyomi": 30, "periods": 0}, "clock.invalid"),
-        ({"minutes": 1, "byoyomi": 30, "periods": 11}, "clock.invalid"),
-        ({"minutes": 1, "byoyomi": 0, "periods": 3}, "clock.invalid"),
-        ({"minutes": 1, "byoyomi": 181, "periods": 3}, "clock.invalid"),
+        ({"minutes": 1, "increment": 0, "byoyomi": 30, "periods": 0}, "clock.invalid"),
+        ({"minutes": 1, "increment": 0, "byoyomi": 30, "periods": 11}, "clock.invalid"),
+        ({"minutes": 1, "increment": 0, "byoyomi": 0, "periods": 3}, "clock.invalid"),
+        ({"minutes": 1, "increment": 0, "byoyomi": 181, "periods": 3}, "clock.invalid"),
         ({"minutes": 1, "increment": 2, "byoyomi": 30, "periods": 3}, "clock.invalid"),
     ],
 )

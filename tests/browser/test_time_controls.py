@@ -12,7 +12,7 @@ from typing import Any
 
 from .helpers import Game, make_move, server_game, wait_started
 
-SHORT_BYOYOMI = {"minutes": 1 / 60, "byoyomi": 2, "periods": 2}
+SHORT_BYOYOMI = {"minutes": 1 / 60, "increment": 0, "byoyomi": 2, "periods": 2}
 
 
 def two_players(new_context: Any, **body: Any) -> tuple[Any, Any, str]:
