@@ -174,8 +174,9 @@ def test_a_seek_with_byoyomi_pairs_only_with_the_same_clock(make_client: Any) ->
     fast = make_client(keepalive_seconds=0.1)
     browser = Player(fast, "browser")
     fischer = browser.create("yote", clock={"minutes": 1, "increment": 0}, color="second")
-    other = browser.create("yote", clock={"minutes": 1, "byoyomi": 5, "periods": 2}, color="second")
-    good = browser.create("yote", clock={"minutes": 1, "byoyomi": 10, "periods": 2}, color="second")
+    byoyomi = {"minutes": 1, "increment": 0, "periods": 2}
+    other = browser.create("yote", clock={**byoyomi, "byoyomi": 5}, color="second")
+    good = browser.create("yote", clock={**byoyomi, "byoyomi": 10}, color="second")
     alice = Account(fast, "alice")
     seek = {"variant": "yote", "time": 1, "byoyomi": 10, "periods": 2}
     with alice.stream("/api/board/seek", method="POST", json=seek) as response:
