@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engine
 
-from .api import docs, openapi, ws
+from .api import docs, openapi, pagesockets, ws
 from .api.deps import Services
 from .api.headers import SecurityHeaders
 from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
@@ -38,6 +38,7 @@ from .services.challenges import ChallengeService
 from .services.chat import Chat
 from .services.crowd import PresenceFeed
 from .services.errors import ServiceError
+from .services.follow import Followers, GameStarts
 from .services.games import GameService
 from .services.lobby import LobbyFeed
 from .services.outbox import OutboxConsumer
@@ -102,10 +103,12 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             presence=presence,
             identities=identities,
             timekeeper=Timekeeper(service, clock=clock),
-            lobby=LobbyFeed(service, settings.lobby_interval_seconds, sleep=clock.sleep),
+            lobby=LobbyFeed(service, settings.lobby_interval_seconds, clock),
             accounts=accounts,
             challenges=ChallengeService(sessions, service, accounts, hub, settings),
             game_events=GameEvents(service, hub),
+            game_starts=GameStarts(service, hub),
+            followers=Followers(hub),
             event_streams=EventStreams(clock.monotonic),
             limits=ApiLimits(settings, clock.monotonic),
             sockets=SocketsPerAddress(settings.max_sockets_per_ip),
@@ -143,6 +146,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await services.crowd.stop()
             await services.lobby.stop()
             await services.game_events.stop()
+            await services.game_starts.stop()
+            await services.followers.stop()
             await hub.stop()
             await service.close()
             await db.dispose()
@@ -238,6 +243,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(export.lichess_router)
     app.include_router(users.router)
     app.include_router(ws.router)
+    app.include_router(pagesockets.router)
     app.include_router(docs.router)
     openapi.install(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

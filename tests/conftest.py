@@ -10,6 +10,7 @@ for tests/browser) are kept on one worker, so that it starts once."""
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,18 @@ _names = itertools.count()
 BROWSER = Path(__file__).resolve().parent / "browser"
 
 
+# Workers per core for ``-n auto``: most of the suite's time is spent waiting (server
+# processes, Chromium, PostgreSQL), not computing, so one worker a core leaves the cores half
+# idle (docs/benchmarks.md, "Test suite").
+WORKERS_PER_CORE = 2
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own hook reads it
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         group = _group(item)
@@ -30,10 +43,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def _group(item: pytest.Item) -> str | None:
-    """The worker group of a test: its module's, if a module-scoped fixture serves it; the
-    browser's for tests/browser (a session-scoped server and Chromium); else none."""
+    """The worker group of a test: its module's, if a module-scoped fixture serves it or if
+    it is a browser test (tests/browser's session-scoped server and Chromium); else none."""
     if BROWSER in item.path.parents:
-        return "browser"
+        # A worker starts the browser's server and Chromium once, for whichever browser
+        # modules it is given: a module stays on one worker, the modules spread out.
+        return item.nodeid.split("::", 1)[0]
     info = getattr(item, "_fixtureinfo", None)
     defs = {} if info is None else info.name2fixturedefs
     if any(d.scope == "module" for chain in defs.values() for d in chain):

@@ -17,6 +17,7 @@ from ..services.apilimits import ApiLimits
 from ..services.challenges import ChallengeService
 from ..services.chat import Chat
 from ..services.crowd import PresenceFeed
+from ..services.follow import Followers, GameStarts
 from ..services.games import GameService, Identity
 from ..services.lobby import LobbyFeed
 from ..services.quotas import OpenGamesPerAddress, SocketsPerAddress
@@ -37,6 +38,9 @@ class Services:
     # The bot API (docs/api.md).
     challenges: ChallengeService
     game_events: GameEvents
+    # Every page of a player follows them to their new game (docs/protocol.md, gameStart).
+    game_starts: GameStarts
+    followers: Followers
     event_streams: EventStreams
     limits: ApiLimits
     # Caps per IP address (issue #10): open WebSockets, public games waiting.

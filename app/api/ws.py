@@ -1,4 +1,5 @@
-"""The two WebSockets: one per game page (players and spectators), one for the lobby.
+"""The game page's WebSocket (players and spectators); the lobby's and the site's are in
+app/api/pagesockets.py.
 
 Protocol: docs/protocol.md. Every server message carries ``ply``; the first is the full
 ``state``; a client that sees a gap asks ``{"type": "resync"}``.
@@ -29,6 +30,7 @@ from ..services.games import GameService, Identity
 from ..services.updates import GameUpdate
 from .auth import client_ip
 from .deps import Services
+from .following import follow
 from .viewer import Viewer, view_of
 
 log = logging.getLogger(__name__)
@@ -94,7 +96,7 @@ def _error(code: str, message: str, ply: int | None, **extra: Any) -> dict[str, 
 
 
 @contextlib.asynccontextmanager
-async def _admitted(ws: WebSocket) -> AsyncIterator[str | None]:
+async def admitted(ws: WebSocket) -> AsyncIterator[str | None]:
     """The socket's address while it counts against its address's cap; None (the socket
     then closed with TRY_AGAIN_LATER) if that address has as many open as allowed."""
     sockets = ws.app.state.services.sockets
@@ -114,7 +116,7 @@ async def _admitted(ws: WebSocket) -> AsyncIterator[str | None]:
 
 @router.websocket("/ws/game/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
-    async with _admitted(ws) as address:
+    async with admitted(ws) as address:
         if address is not None:
             await _game_socket(ws, game_id, address)
 
@@ -128,10 +130,11 @@ async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
     try:
         async with view_of(services, game_id, who) as (viewer, game):
             await _send_state(conn, service, game, who)
-            await _serve(
-                read=_read(conn, services, game.id, who, address),
-                write=_forward(conn, viewer, service, who),
-            )
+            with follow(services, who, conn, shown=game.id):
+                await _serve(
+                    read=_read(conn, services, game.id, who, address),
+                    write=_forward(conn, viewer, service, who),
+                )
     except WebSocketDisconnect:
         pass
     except ServiceError as exc:  # no such game (the view's one read)
@@ -314,24 +317,3 @@ async def _act(
         if not isinstance(result, str):
             raise ServiceError("request.invalid", "a claim message needs 'result'")
         await service.claim(who, game_id, result)
-
-
-@router.websocket("/ws/lobby")
-async def lobby_socket(ws: WebSocket) -> None:
-    async with _admitted(ws) as address:
-        if address is not None:
-            await _lobby_socket(ws)
-
-
-async def _lobby_socket(ws: WebSocket) -> None:
-    services: Services = ws.app.state.services
-    await ws.accept()
-    conn = Connection(ws)
-    try:
-        # The feed sends (the whole lists, then changes); this task only reads, until the
-        # client leaves: the lobby socket ignores what a client sends.
-        async with services.lobby.watch(conn.send):
-            while (await ws.receive())["type"] != "websocket.disconnect":
-                pass
-    except WebSocketDisconnect:
-        pass

@@ -91,13 +91,20 @@ class Subscription:
         return message
 
 
+class Receiver(Protocol):
+    """Whatever takes a channel's messages as they are delivered: a ``Subscription`` (a
+    queue, read by a task of its own), or a listener that acts at once without a task."""
+
+    def deliver(self, message: object) -> None: ...
+
+
 class LocalHub:
     """In-process channels."""
 
     shared = False  # whether other instances see what is published here
 
     def __init__(self) -> None:
-        self._channels: dict[str, set[Subscription]] = {}
+        self._channels: dict[str, set[Receiver]] = {}
 
     async def start(self) -> None:
         return None
@@ -115,15 +122,28 @@ class LocalHub:
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
         sub = Subscription()
-        self._channels.setdefault(channel, set()).add(sub)
+        self.listen(channel, sub)
         try:
             yield sub
         finally:
-            subs = self._channels.get(channel)
-            if subs is not None:
-                subs.discard(sub)
-                if not subs:
-                    del self._channels[channel]
+            self.unlisten(channel, sub)
+
+    def listen(self, channel: str, receiver: Receiver) -> None:
+        """``receiver.deliver`` gets the channel's messages (RESYNC and CLOSING markers
+        included) until ``unlisten``: synchronously, from the publisher's or the
+        notification's callback, so it must not block."""
+        self._channels.setdefault(channel, set()).add(receiver)
+
+    def listeners(self, channel: str) -> int:
+        """How many receivers this instance has on ``channel``."""
+        return len(self._channels.get(channel, ()))
+
+    def unlisten(self, channel: str, receiver: Receiver) -> None:
+        receivers = self._channels.get(channel)
+        if receivers is not None:
+            receivers.discard(receiver)
+            if not receivers:
+                del self._channels[channel]
 
 
 class PostgresHub(LocalHub):

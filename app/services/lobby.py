@@ -13,9 +13,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
+from ..core.time import Clock, Handle, SystemClock
 from ..domain.events import GameCreated, GameEnded, GameEvent, GameStarted, SeatTaken
 from ..models import Game
 from ..realtime.hub import CLOSING, LocalHub
@@ -123,21 +125,19 @@ class LobbyWatcher:
 
 class LobbyFeed:
     def __init__(
-        self,
-        service: ListSource,
-        interval: float = 0.25,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        self, service: ListSource, interval: float = 0.25, clock: Clock | None = None
     ) -> None:
         self._read = service.lobby
         self.hub = service.hub
         self.interval = interval
-        self._sleep = sleep  # a test may let the interval pass at once
+        self.clock: Clock = clock or SystemClock()
         self.version = 0
         self._lists: Lists | None = None
         self._full: str | None = None  # the whole lists as sent, made once a version
         self.watchers: set[LobbyWatcher] = set()
         self._lock = asyncio.Lock()
         self._runner: asyncio.Task[None] | None = None
+        self._due: Handle | None = None  # the read a change asked for, not yet made
         self._publishing: set[asyncio.Task[None]] = set()
         self.refreshes = 0  # lists read (for tests and benches)
         service.listeners.append(self.changed)
@@ -159,30 +159,46 @@ class LobbyFeed:
         await ready.wait()
 
     async def stop(self) -> None:
-        for task in (self._runner, *self._publishing):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-        self._runner = None
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._runner
+            self._runner = None
+        # Reads and publications under way end on their own (a read cancelled inside the
+        # database driver would answer into a closed loop).
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*self._publishing, return_exceptions=True)
         for watcher in tuple(self.watchers):
             watcher.stop()
 
     async def _run(self, ready: asyncio.Event) -> None:
         async with self.hub.subscribe(LOBBY_CHANNEL) as sub:
             ready.set()
-            while True:
-                if await sub.get() is CLOSING:
-                    return
-                # LobbyChanged, or RESYNC (changes were lost): either way, read the lists.
-                await self._sleep(self.interval)
-                while not sub.queue.empty():  # what came meanwhile is in the same read
-                    if await sub.get() is CLOSING:
-                        return
-                try:
-                    await self.refresh()
-                except Exception:
-                    log.exception("could not read the lobby's lists")
+            while await sub.get() is not CLOSING:
+                # LobbyChanged, or RESYNC (changes were lost): either way, read the lists once
+                # the interval has passed; what comes meanwhile is in that same read. The read
+                # is a task of its own that a timer starts, not this loop asleep: the loop only
+                # ever waits for the hub.
+                if self.interval <= 0:
+                    self._start_refresh()
+                elif self._due is None:
+                    due = self.clock.now_ms() + math.ceil(self.interval * 1000)
+                    self._due = self.clock.call_at(due, self._start_refresh)
+
+    def _start_refresh(self) -> None:
+        self._due = None  # a change from now on asks for another read
+        task = asyncio.get_running_loop().create_task(self._refresh_logged())
+        self._publishing.add(task)
+        task.add_done_callback(self._publishing.discard)
+
+    async def _refresh_logged(self) -> None:
+        try:
+            await self.refresh()
+        except Exception:
+            log.exception("could not read the lobby's lists")
 
     async def refresh(self) -> None:
         """Read the lists; send what changed to every lobby socket of this instance."""

@@ -4,7 +4,8 @@ A game's channel ``game:{id}`` carries ``GameUpdate`` (a committed change: its e
 state after it), ``PresenceChanged`` (told by each instance to its own subscribers) and
 ``ChatPosted``; the presence channel carries ``PresenceReport`` (an instance's connections, for
 the others: app/services/crowd.py); a player's channel ``player:{id}``
-carries ``PlayerLine`` (a line of the bot API's event stream); the lobby channel carries
+carries ``PlayerLine`` (a line of the bot API's event stream) and ``NewGame`` (a game of that
+player started: every page of theirs goes to it, app/services/follow.py); the lobby channel carries
 ``LobbyChanged`` (each instance then reads the lists once itself: app/services/lobby.py).
 Within one instance they are delivered as these objects; each encoding a subscriber needs
 (the browser protocol's text, a lichess NDJSON line) is made once per message, not once per
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import TypeAdapter
 
 from ..domain import events as domain_events
+from ..domain.enums import Side
 from ..domain.events import ChatPosted, GameEvent, MovePlayed
 from ..realtime.presence import GamePresence, PresenceChanged, PresenceReport
 
@@ -78,13 +80,25 @@ class PlayerLine:
 
 
 @dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game of ``player_id`` started: their seat, and whether they move first."""
+
+    player_id: str
+    game_id: str
+    side: Side
+    my_turn: bool
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyChanged:
     """A game the lobby lists (or listed) was created, seated, started or ended."""
 
     game_id: str
 
 
-HubMessage = GameUpdate | PresenceChanged | PresenceReport | ChatPosted | PlayerLine | LobbyChanged
+HubMessage = (
+    GameUpdate | PresenceChanged | PresenceReport | ChatPosted | PlayerLine | NewGame | LobbyChanged
+)
 
 
 # ---- across instances ------------------------------------------------------------------------
@@ -156,6 +170,14 @@ class HubCodec:
             data = {"k": "event", "e": event_json(message)}
         elif isinstance(message, PlayerLine):
             data = {"k": "player", "p": message.player_id, "d": message.data}
+        elif isinstance(message, NewGame):
+            data = {
+                "k": "newGame",
+                "p": message.player_id,
+                "g": message.game_id,
+                "s": message.side,
+                "t": message.my_turn,
+            }
         elif isinstance(message, LobbyChanged):
             data = {"k": "lobbyChanged", "g": message.game_id}
         else:
@@ -184,6 +206,8 @@ class HubCodec:
             return event_of(data["e"])
         if kind == "player":
             return PlayerLine(data["p"], data["d"])
+        if kind == "newGame":
+            return NewGame(data["p"], data["g"], Side(data["s"]), bool(data["t"]))
         if kind == "lobbyChanged":
             return LobbyChanged(data["g"])
         raise ValueError(f"unknown hub message kind {kind!r}")

@@ -1,8 +1,11 @@
 // The header every page shares: the links (rules, account) and the EN/FR switch. The
-// switch remembers the choice (i18n.js) and asks the page to draw itself again.
+// switch remembers the choice (i18n.js) and asks the page to draw itself again. Every page
+// also follows its player to a new game (site.js): a page without a socket of its own (the
+// lobby's, a game's) opens the site socket for that.
 
 import { html, render } from "./html.js";
 import { LANGS, LANG_NAMES, getLang, setLang, translatePage } from "./i18n.js";
+import { openSiteSocket } from "./site.js";
 
 const listeners = [];
 
@@ -32,7 +35,9 @@ function markCurrentLink() {
   }
 }
 
-export function setupChrome() {
+// `ownSocket`: the page has a socket that says gameStart itself (the lobby, a game page).
+export function setupChrome({ ownSocket = false } = {}) {
+  if (!ownSocket) openSiteSocket();
   const box = document.querySelector("header.site .lang-switch");
   translatePage();
   markCurrentLink();

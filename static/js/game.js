@@ -11,6 +11,7 @@ import { html, render } from "./html.js";
 import { renderMoves } from "./moves.js";
 import { destsOf, moveSquares, parseBoard, parseMove, parsePosition, sideOf } from "./position.js";
 import { GameSocket } from "./socket.js";
+import { broughtTo, goToGame } from "./site.js";
 import { isMuted, play, setMuted } from "./sound.js";
 import { errorText, t, tn } from "./i18n.js";
 import { copyText, inviteLink, toast } from "./ui.js";
@@ -77,6 +78,10 @@ const LIVE = [
 function onMessage(data) {
   switch (data.type) {
     case "state":
+      // The start is heard: by a page brought here by it (site.js), or waiting on it here.
+      if (data.game.status === "started" && (broughtTo(gameId) || page.game?.status === "created")) {
+        play("start");
+      }
       page.game = data.game;
       page.fens.set(data.game.ply, data.game.fen);
       // A finished game comes with every position, so it replays from the first move.
@@ -119,6 +124,9 @@ function onMessage(data) {
       announceMove(before, data.move, mover);
       break;
     }
+    case "gameStart":
+      goToGame(data.game); // another game of this player started: this page follows them
+      break;
     case "presence":
       page.presence = data;
       renderPlayers();
@@ -229,10 +237,16 @@ function setup() {
   renderTitle();
 }
 
+// "Your turn" leads the tab's title while it is: seen from another tab.
+function tabTitle() {
+  const name = `${variantName(page.variant)} · Kodama`;
+  document.title = myTurn() ? `${t("title.yourTurn")} · ${name}` : name;
+}
+
 function renderTitle() {
   const game = page.game;
   const name = variantName(page.variant);
-  document.title = `${name} · Kodama`;
+  tabTitle();
   const rules = describeRules(page.variant, game.rules);
   render(
     $("title"),
@@ -358,6 +372,7 @@ function update() {
     check: checkSquare(game),
   });
   clocks.sync(game);
+  tabTitle();
   renderPlayers();
   renderStatus();
   renderActions();
@@ -682,7 +697,7 @@ function redraw() {
 }
 
 async function main() {
-  setupChrome();
+  setupChrome({ ownSocket: true });
   onLanguage(redraw);
   try {
     page.variants = await api.variants();

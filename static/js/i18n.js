@@ -129,6 +129,7 @@ const TEXT = {
     "game.private": "private",
     // ---- game page ----
     "title.game": "Game · Kodama",
+    "title.yourTurn": "Your turn",
     "game.loading": "Loading…",
     "game.board": "Board",
     "game.moves": "Moves",
@@ -372,6 +373,7 @@ const TEXT = {
     "time.daysHours": "{d} j {h} h",
     "game.private": "privée",
     "title.game": "Partie · Kodama",
+    "title.yourTurn": "À vous",
     "game.loading": "Chargement…",
     "game.board": "Plateau",
     "game.moves": "Coups",

@@ -8,6 +8,7 @@ import { onLanguage, setupChrome } from "./chrome.js";
 import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
 import { nextLists } from "./lobbylists.js";
+import { goToGame } from "./site.js";
 import { Socket } from "./socket.js";
 import { readTimeControl, showTimeFields } from "./timecontrol.js";
 import {
@@ -221,7 +222,7 @@ function redraw() {
 }
 
 async function main() {
-  setupChrome();
+  setupChrome({ ownSocket: true });
   onLanguage(redraw);
   document.title = t("title.lobby");
   form.addEventListener("submit", create);
@@ -257,6 +258,10 @@ async function main() {
   bots.load();
   const socket = new Socket("/ws/lobby", {
     onMessage: (data) => {
+      if (data.type === "gameStart") {
+        goToGame(data.game); // a game of this player started (their seek was joined)
+        return;
+      }
       const next = nextLists(lists, data);
       if (next === null) {
         // A change was missed: a new connection starts again from the whole lists.

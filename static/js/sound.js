@@ -1,4 +1,4 @@
-// Move, capture and game-end sounds made with the Web Audio API (no audio files), and a
+// Move, capture, game-start and game-end sounds made with the Web Audio API (no audio files), and a
 // mute switch remembered in this browser.
 
 const STORE_KEY = "kodama.muted";
@@ -39,6 +39,11 @@ const SOUNDS = {
     { freq: 330, start: 0, length: 0.09, type: "square", gain: 0.1 },
     { freq: 220, start: 0.07, length: 0.12, type: "triangle" },
   ],
+  // A game of this player started (their seek was joined, they were paired).
+  start: [
+    { freq: 392, start: 0, length: 0.12, type: "triangle" },
+    { freq: 587, start: 0.1, length: 0.22, type: "triangle" },
+  ],
   end: [
     { freq: 523, start: 0, length: 0.18 },
     { freq: 659, start: 0.15, length: 0.18 },
@@ -46,7 +51,7 @@ const SOUNDS = {
   ],
 };
 
-// "move" | "capture" | "end". Browsers start audio only after a user gesture: until then
+// "move" | "capture" | "start" | "end". Browsers start audio only after a user gesture: until then
 // the context stays suspended and nothing is heard, which is fine.
 export function play(name) {
   if (isMuted() || !SOUNDS[name]) return;

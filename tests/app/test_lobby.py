@@ -206,20 +206,6 @@ class FakeGames:
         return {k: list(v) for k, v in self.lists.items()}
 
 
-class Gate:
-    """The coalescing wait, released by the test (no time passes)."""
-
-    def __init__(self) -> None:
-        self.waiting = asyncio.Event()
-        self.open = asyncio.Event()
-
-    async def sleep(self, _seconds: float) -> None:
-        self.waiting.set()
-        await self.open.wait()
-        self.open.clear()
-        self.waiting.clear()
-
-
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
@@ -227,8 +213,8 @@ def anyio_backend() -> str:
 
 @pytest.mark.anyio
 async def test_a_burst_is_one_read_and_one_message_encoded_once_for_all_sockets():
-    games, gate = FakeGames(), Gate()
-    feed = LobbyFeed(games, interval=0.25, sleep=gate.sleep)
+    games, clock = FakeGames(), ManualClock()
+    feed = LobbyFeed(games, interval=0.25, clock=clock)
     await feed.start()
     got: list[list[str]] = [[] for _ in range(50)]
     try:
@@ -241,8 +227,11 @@ async def test_a_burst_is_one_read_and_one_message_encoded_once_for_all_sockets(
             for i in range(30):  # thirty changes within the interval
                 games.lists["open"].insert(0, _entry(f"g{i}"))
                 await games.hub.publish(LOBBY_CHANNEL, LobbyChanged(f"g{i}"))
-            await gate.waiting.wait()
-            gate.open.set()
+            await _settle()
+            assert feed.refreshes == reads  # nothing read before the interval has passed
+            await clock.advance_async(249)
+            assert feed.refreshes == reads
+            await clock.advance_async(1)
             await _settle()
             assert feed.refreshes == reads + 1  # one read for the burst, not one a socket
             assert all(len(g) == 2 for g in got)  # one message for the burst

@@ -99,10 +99,14 @@ async def wait_for(done: Callable[[], bool], seconds: float) -> None:
 async def finished_game(
     client: httpx.AsyncClient, game_id: str, seconds: float = 180
 ) -> dict[str, Any]:
-    """The game's export once it is over."""
+    """The game's export once it is over. A challenge's id is its game's once accepted:
+    until the bot has accepted it (at once, or later on a busy machine) there is no game."""
     deadline = time.monotonic() + seconds
     while True:
         answer = await client.get(f"/api/game/{game_id}")
+        if answer.status_code == 404 and time.monotonic() < deadline:
+            await asyncio.sleep(0.3)
+            continue
         assert answer.status_code == 200, answer.text
         game: dict[str, Any] = answer.json()
         if game["status"] in ENDED or game["status"] == "variantEnd":
