@@ -78,6 +78,16 @@ class Game(Base):
     first_ms: Mapped[int | None] = mapped_column(BigInteger)
     second_ms: Mapped[int | None] = mapped_column(BigInteger)
     turn_started_ms: Mapped[int | None] = mapped_column(BigInteger)
+    # Byo-yomi (app/services/timecontrol.py; None: not byo-yomi): a period's length, the
+    # periods at the start, and each side's periods left as of turn_started_ms. first_ms and
+    # second_ms are then the main times.
+    clock_byoyomi_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    clock_periods: Mapped[int | None] = mapped_column(Integer, default=None)
+    first_periods: Mapped[int | None] = mapped_column(Integer, default=None)
+    second_periods: Mapped[int | None] = mapped_column(Integer, default=None)
+    # Correspondence: days per move, the side to move's deadline being turn_started_ms plus
+    # these days (None: not correspondence).
+    days: Mapped[int | None] = mapped_column(Integer, default=None)
     draw_offer: Mapped[str | None] = mapped_column(String(8))  # first | second
     # Who proposes to take back moves (first | second); only in casual games.
     takeback_offer: Mapped[str | None] = mapped_column(String(8), default=None)
@@ -140,7 +150,10 @@ class Challenge(Base):
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     clock_limit: Mapped[int | None] = mapped_column(Integer)  # seconds; None: no clock
     clock_increment: Mapped[int | None] = mapped_column(Integer)  # seconds
-    days: Mapped[int | None] = mapped_column(Integer)  # asked as correspondence: no clock
+    # Byo-yomi (None: not byo-yomi): a period, seconds, and how many.
+    clock_byoyomi: Mapped[int | None] = mapped_column(Integer, default=None)
+    clock_periods: Mapped[int | None] = mapped_column(Integer, default=None)
+    days: Mapped[int | None] = mapped_column(Integer)  # correspondence: days per move
     color: Mapped[str] = mapped_column(String(8))  # white | black | random
     final_color: Mapped[str | None] = mapped_column(String(8))  # the challenger's, once drawn
     rated: Mapped[bool] = mapped_column(Boolean)

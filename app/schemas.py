@@ -17,13 +17,22 @@ class ClockIn(BaseModel):
     model_config = BROWSER_BODY
     minutes: float = Field(gt=0, le=180, description="initial time per side, in minutes")
     increment: int = Field(ge=0, le=180, description="seconds added after each move")
+    byoyomi: int = Field(
+        default=0, description="byo-yomi: a period, seconds (1 to 180; 0: Fischer)"
+    )
+    periods: int = Field(default=0, description="byo-yomi: how many periods (1 to 10)")
 
 
 class CreateGameIn(BaseModel):
     model_config = BROWSER_BODY
     variant: str = Field(description="game id: dobutsu, gorogoro, jungle, yote or wali")
     rules: dict[str, str] = Field(default_factory=dict, description="rule options of the game")
-    clock: ClockIn | None = Field(default=None, description="Fischer clock; null: no clock")
+    clock: ClockIn | None = Field(
+        default=None, description="Fischer or byo-yomi clock; null: no clock"
+    )
+    days: int | None = Field(
+        default=None, description="correspondence: days per move (1, 2, 3, 5, 7, 10 or 14)"
+    )
     color: Literal["first", "second", "random"] = "random"
     public: bool = Field(default=True, description="listed in the lobby for anyone to join")
     rated: bool = Field(

@@ -275,10 +275,12 @@ class Runner:
         return False
 
     def budget(self, state: Mapping[str, Any], color: str) -> float:
-        """The level's time a move, less when the clock is short."""
+        """The level's time a move, less when the clock is short. A byo-yomi period counts
+        as an increment: a move made within one costs nothing (``wtime`` is the main time)."""
         budget = self.settings.time_budget_s
         left = state.get("wtime" if color == "white" else "btime")
         increment = state.get("winc" if color == "white" else "binc") or 0
+        increment += state.get("byoyomi") or 0
         if isinstance(left, int) and left < NO_CLOCK_MS:
             allowed = (left * CLOCK_SHARE + increment * 0.8) / 1000
             budget = max(0.02, min(budget, allowed))

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,7 +35,27 @@ class Server:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        wait_for_port(self.port, timeout=60)
+        self._wait_until_listening(timeout=120)
+
+    def _wait_until_listening(self, timeout: float) -> None:
+        """Until the server listens; a process that exited, or is still not listening after
+        ``timeout`` (a very busy machine), fails the test with the end of its log."""
+        assert self.proc is not None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"the server exited ({self.proc.returncode}) before listening:\n"
+                    + self.log_tail()
+                )
+            with contextlib.suppress(TimeoutError):
+                wait_for_port(self.port, timeout=0.5)
+                return
+        raise TimeoutError(f"the server is not listening after {timeout} s:\n{self.log_tail()}")
+
+    def log_tail(self, lines: int = 40) -> str:
+        text = self.log.read_text(encoding="utf-8", errors="replace")
+        return "\n".join(text.splitlines()[-lines:])
 
     def kill(self) -> None:
         assert self.proc is not None

@@ -19,6 +19,12 @@ class Strict(BaseModel):
 class ClockIn(Strict):
     limit: int = Field(description="initial time per side, seconds (1 to 10800)")
     increment: int = Field(default=0, description="seconds added after each move (0 to 180)")
+    byoyomi: int = Field(
+        default=0,
+        description="not lichess's: a byo-yomi period, seconds (1 to 180; 0: Fischer); "
+        "then increment must be 0",
+    )
+    periods: int = Field(default=0, description="not lichess's: byo-yomi periods (1 to 10)")
 
 
 FEN_FIELD = Field(
@@ -37,10 +43,14 @@ class GameTermsIn(Strict):
         description="rule options of the game (form: rules.<option>=<value>); omitted ones "
         "take their defaults",
     )
-    clock: ClockIn | None = Field(default=None, description="form: clock.limit, clock.increment")
+    clock: ClockIn | None = Field(
+        default=None,
+        description="form: clock.limit, clock.increment (or clock.byoyomi, clock.periods)",
+    )
     days: int | None = Field(
         default=None,
-        description="lichess's correspondence: accepted, and the game has no clock (1 to 14)",
+        description="lichess's correspondence: days per move, 1, 2, 3, 5, 7, 10 or 14 (no "
+        "clock with it)",
     )
     color: Literal["white", "black", "random"] = Field(
         default="random", description="the challenger's colour (white = the first player)"
@@ -98,7 +108,13 @@ class SeekIn(Strict):
     rules: dict[str, str] = Field(default_factory=dict, description="form: rules.<option>=…")
     time: float | None = Field(default=None, description="minutes per side (with increment)")
     increment: int = Field(default=0, description="seconds per move")
-    days: int | None = Field(default=None, description="accepted; the game has no clock")
+    byoyomi: int = Field(
+        default=0, description="not lichess's: a byo-yomi period, seconds (with time)"
+    )
+    periods: int = Field(default=0, description="not lichess's: byo-yomi periods")
+    days: int | None = Field(
+        default=None, description="correspondence: days per move (1, 2, 3, 5, 7, 10 or 14)"
+    )
     color: Literal["white", "black", "random"] = "random"
     rated: bool = Field(
         default=False,
@@ -147,8 +163,10 @@ class GamePlayerOut(Strict):
 
 
 class ClockOut(Strict):
-    initial: int = Field(description="milliseconds")
+    initial: int = Field(description="milliseconds (byo-yomi: the main time)")
     increment: int = Field(description="milliseconds")
+    byoyomi: int | None = Field(default=None, description="byo-yomi only: a period, ms")
+    periods: int | None = Field(default=None, description="byo-yomi only: periods at the start")
 
 
 class DoneOut(Strict):
@@ -159,10 +177,17 @@ class DoneOut(Strict):
 class GameStateEvent(Strict):
     type: Literal["gameState"]
     moves: str = Field(description="every move so far, canonical texts separated by spaces")
-    wtime: int = Field(description="white's (first's) remaining ms; 2147483647 without clock")
+    wtime: int = Field(
+        description="white's (first's) remaining ms (byo-yomi: main time); correspondence: "
+        "ms to the deadline for the side to move, whole days for the other; 2147483647 "
+        "without either"
+    )
     btime: int
     winc: int = Field(description="increment in ms")
     binc: int
+    byoyomi: int | None = Field(default=None, description="byo-yomi only: a period, ms")
+    wperiods: int | None = Field(default=None, description="byo-yomi only: periods left")
+    bperiods: int | None = Field(default=None, description="byo-yomi only: periods left")
     status: str = Field(description="started, or the ending: aborted, mate, resign, …")
     wdraw: bool = Field(description="white offers a draw")
     bdraw: bool
@@ -192,7 +217,7 @@ class GameFullEvent(Strict):
     state: GameStateEvent
     rules: dict[str, str] = Field(description="the rule options in force")
     daysPerTurn: int | None = Field(
-        default=None, description="a correspondence challenge's days (the game has no clock)"
+        default=None, description="correspondence: days per move (the game has no clock)"
     )
 
 
@@ -267,8 +292,12 @@ class TimeControlOut(Strict):
     type: Literal["clock", "correspondence", "unlimited"]
     limit: int | None = Field(default=None, description="seconds")
     increment: int | None = Field(default=None, description="seconds")
-    show: str | None = Field(default=None, description='as lichess: "5+3", "½+0", "0.33+1"')
-    daysPerTurn: int | None = Field(default=None, description="correspondence: the days asked")
+    show: str | None = Field(
+        default=None, description='as lichess: "5+3", "½+0", "0.33+1"; byo-yomi "5+3×30s"'
+    )
+    byoyomi: int | None = Field(default=None, description="byo-yomi: a period, seconds")
+    periods: int | None = Field(default=None, description="byo-yomi: how many periods")
+    daysPerTurn: int | None = Field(default=None, description="correspondence: days per move")
 
 
 class ChallengeUserOut(Strict):
@@ -381,7 +410,12 @@ class ExportPlayers(Strict):
 class ExportClock(Strict):
     initial: int = Field(description="seconds, as lichess's export")
     increment: int = Field(description="seconds")
-    totalTime: int = Field(description="initial + 40 × increment, seconds")
+    totalTime: int = Field(description="initial + 40 × (increment + byo-yomi), seconds")
+
+
+class LichessClock(ExportClock):
+    byoyomi: int | None = Field(default=None, description="byo-yomi only: a period, seconds")
+    periods: int | None = Field(default=None, description="byo-yomi only: periods")
 
 
 class GameExportOut(Strict):
@@ -449,8 +483,8 @@ class LichessGameOut(Strict):
     players: LichessPlayers
     winner: Color | None = Field(default=None, description="absent for none")
     moves: str | None = Field(default=None, description="absent with moves=false")
-    clock: ExportClock | None = Field(default=None, description="absent without a clock")
-    daysPerTurn: int | None = Field(default=None, description="a correspondence challenge's")
+    clock: LichessClock | None = Field(default=None, description="absent without a clock")
+    daysPerTurn: int | None = Field(default=None, description="correspondence: days per move")
     initialFen: str = Field(description="the start position (docs/notation.md)")
     lastFen: str = Field(description="the position now")
     rules: dict[str, str] = Field(description="the rule options in force")

@@ -80,7 +80,8 @@ async def follow(
         if state["status"] in ENDED:
             return
         seen = _key(state)
-        opponent = None if side is None else side.other
+        # Nobody has to stay connected in a correspondence game: no opponentGone there.
+        opponent = None if side is None or game.days is not None else side.other
         away = opponent is not None and not services.presence.online(game.id, opponent)
         if away and opponent is not None and state["status"] == GameStatus.STARTED:
             yield line(opponent_gone(services, game, opponent, state["ply"]))

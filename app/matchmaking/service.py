@@ -38,6 +38,7 @@ from ..ratings.service import as_of
 from ..realtime.hub import LocalHub
 from ..services.errors import ServiceError
 from ..services.games import GameService
+from ..services.timecontrol import TimeControl
 from ..services.updates import PoolChanged, pool_channel
 from .pairing import Seeker, pair
 from .pools import BY_ID, POOLS, Pool
@@ -251,8 +252,7 @@ class PoolService:
                 ratings=ratings,
                 variant=pool.variant,
                 rules=pool.rules,
-                clock_ms=pool.clock_ms,
-                increment_ms=pool.increment_ms,
+                control=TimeControl(pool.clock_ms, pool.increment_ms),
                 rated=a.rated and b.rated,
             )
             made.append(Made(game, events, (first.player_id, second.player_id)))

@@ -28,6 +28,7 @@ from ..core.config import Settings
 from ..domain.enums import ChallengeStatus, GameStatus
 from ..models import Challenge, Game, Player
 from ..realtime.hub import LocalHub
+from . import timecontrol
 from .accounts import AccountService
 from .errors import ServiceError
 from .games import (
@@ -45,9 +46,10 @@ from .streams import (
     STATUS_IDS,
     PlayerInfo,
     load_players,
-    speed_of,
+    speed_of_game,
     variant_json,
 )
+from .timecontrol import speed_of
 from .updates import PlayerLine, player_channel
 
 log = logging.getLogger(__name__)
@@ -75,13 +77,11 @@ def rated_needs_account() -> ServiceError:
     return ServiceError("challenge.rated_needs_account", "only accounts can play rated games", 403)
 
 
-MAX_DAYS = 14
-
-
 @dataclass(frozen=True)
 class Terms:
     """What a challenge or a seek proposes. ``limit``/``increment`` in seconds (None: no
-    clock); ``days``: asked as correspondence, played without a clock."""
+    clock); ``byoyomi`` (seconds) and ``periods``: a byo-yomi clock; ``days``: days per
+    move of a correspondence game."""
 
     variant: str
     rules: dict[str, str]
@@ -91,6 +91,8 @@ class Terms:
     color: str  # the proposer's: white | black | random
     rated: bool
     fen: str | None = None  # the position to start from (None: the game's start)
+    byoyomi: int = 0
+    periods: int = 0
 
     def checked(self) -> Terms:
         """The terms with every rule option filled in and the position string in its
@@ -118,8 +120,14 @@ class Terms:
             raise ServiceError(
                 "clock.invalid", f"clock.increment must be 0 to {MAX_INCREMENT_SECONDS} seconds"
             )
-        if self.days is not None and not 1 <= self.days <= MAX_DAYS:
-            raise ServiceError("request.invalid", f"days must be 1 to {MAX_DAYS}")
+        timecontrol.checked(
+            self.clock_ms,
+            self.increment,
+            byoyomi=self.byoyomi,
+            periods=self.periods,
+            days=self.days,
+            names=("clock.increment", "byoyomi", "periods", "days"),
+        )
         return Terms(
             self.variant,
             dict(game.options),
@@ -129,6 +137,8 @@ class Terms:
             self.color,
             self.rated,
             fen,
+            self.byoyomi if self.limit is not None else 0,
+            self.periods if self.limit is not None else 0,
         )
 
     @property
@@ -171,7 +181,14 @@ def time_control(challenge: Challenge) -> dict[str, Any]:
             return {"type": "correspondence", "daysPerTurn": challenge.days}
         return {"type": "unlimited"}
     limit, inc = challenge.clock_limit, challenge.clock_increment or 0
-    return {"type": "clock", "limit": limit, "increment": inc, "show": clock_show(limit, inc)}
+    data: dict[str, Any] = {"type": "clock", "limit": limit, "increment": inc}
+    data["show"] = clock_show(limit, inc)
+    byoyomi, periods = challenge.clock_byoyomi, challenge.clock_periods
+    if byoyomi is not None and periods is not None:
+        data["byoyomi"], data["periods"] = byoyomi, periods
+        # "5+3×30s": 5 minutes, then 3 periods of 30 s (byo-yomi has no increment).
+        data["show"] = f"{clock_show(limit, 0).split('+')[0]}+{periods}×{byoyomi}s"
+    return data
 
 
 # lichess's AI levels 1-8 onto the built-in opponents (app/services/builtin.py LEVELS), two
@@ -191,7 +208,7 @@ AI_LEVELS = {
 def game_json(game: Game, side: str, source: str) -> dict[str, Any]:
     """A game as lichess answers ``POST /api/challenge/ai`` (and a challenge accepted by
     token): as seen by the player of ``side``, who made the request."""
-    speed = speed_of(game.clock_initial_ms, game.clock_increment_ms)
+    speed = speed_of_game(game)
     return {
         "id": game.id,
         "variant": variant_json(game.variant),
@@ -296,6 +313,7 @@ class ChallengeService:
             "speed": speed_of(
                 None if challenge.clock_limit is None else challenge.clock_limit * 1000,
                 (challenge.clock_increment or 0) * 1000,
+                None if challenge.clock_byoyomi is None else challenge.clock_byoyomi * 1000,
             ),
             "timeControl": time_control(challenge),
             "color": challenge.color,
@@ -385,6 +403,8 @@ class ChallengeService:
             rules=terms.rules,
             clock_limit=terms.limit,
             clock_increment=None if terms.limit is None else terms.increment,
+            clock_byoyomi=terms.byoyomi or None,
+            clock_periods=terms.periods or None,
             days=terms.days,
             color=terms.color,
             final_color=None,
@@ -489,6 +509,9 @@ class ChallengeService:
             initial_fen=challenge.initial_fen,
             rated=challenge.rated,
             claim=claim,
+            byoyomi_ms=None if challenge.clock_byoyomi is None else challenge.clock_byoyomi * 1000,
+            periods=challenge.clock_periods,
+            days=challenge.days,
         )
         return game is not None
 
@@ -611,6 +634,15 @@ class ChallengeService:
         else:
             conditions.append(Game.clock_initial_ms == clock_ms)
             conditions.append(Game.clock_increment_ms == terms.increment * 1000)
+        if terms.byoyomi:
+            conditions.append(Game.clock_byoyomi_ms == terms.byoyomi * 1000)
+            conditions.append(Game.clock_periods == terms.periods)
+        else:
+            conditions.append(Game.clock_byoyomi_ms.is_(None))
+        if terms.days is None:
+            conditions.append(Game.days.is_(None))
+        else:
+            conditions.append(Game.days == terms.days)
         if terms.color != "random":
             # The seat left must surely be the colour asked for.
             conditions.append(Game.creator_color.not_in(("random", SIDE[terms.color])))
@@ -643,5 +675,8 @@ class ChallengeService:
                 public=True,
                 initial_fen=terms.fen,
                 rated=terms.rated,
+                byoyomi=terms.byoyomi,
+                periods=terms.periods,
+                days=terms.days,
             ),
         )

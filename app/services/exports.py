@@ -21,7 +21,7 @@ from ..models import Challenge, Game
 from ..ratings.reading import Change, game_changes, seat_rating
 from . import record
 from .games import ENDED, initial_text
-from .streams import COLOR, PlayerInfo, load_players, speed_of
+from .streams import COLOR, PlayerInfo, load_players, speed_of_game
 
 PAGE = 200  # games read at once by the multi-game exports (they stream, page by page)
 # lichess's Termination tag, from our statuses.
@@ -54,7 +54,9 @@ class GameContext:
         return "friend" if game.id in self.friends else "lobby"
 
     def days(self, game: Game) -> int | None:
-        return self.friends.get(game.id)
+        """The game's days per move; for a game made before correspondence clocks (no days
+        of its own), the days its challenge asked."""
+        return game.days if game.days is not None else self.friends.get(game.id)
 
 
 async def context_of(
@@ -177,7 +179,7 @@ def game_json(
         "id": game.id,
         "rated": game.rated,
         "variant": game.variant,
-        "speed": speed_of(initial, increment),
+        "speed": speed_of_game(game),
         "perf": game.variant,
         "createdAt": game.created_ms,
         "lastMoveAt": last_move_at(game),
@@ -196,11 +198,15 @@ def game_json(
     if moves:
         data["moves"] = game.moves
     if initial is not None:
+        byoyomi = game.clock_byoyomi_ms or 0
         data["clock"] = {
             "initial": initial // 1000,
             "increment": increment // 1000,
-            "totalTime": (initial + 40 * increment) // 1000,
+            "totalTime": (initial + 40 * (increment + byoyomi)) // 1000,
         }
+        if game.clock_byoyomi_ms is not None:
+            data["clock"]["byoyomi"] = byoyomi // 1000
+            data["clock"]["periods"] = game.clock_periods
     days = context.days(game)
     if days is not None:
         data["daysPerTurn"] = days

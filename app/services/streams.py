@@ -33,6 +33,7 @@ from ..realtime.hub import CLOSING, LocalHub, Subscription
 from . import clock
 from .apilimits import too_many
 from .games import GameService, has_moved, initial_text
+from .timecontrol import DAY_MS, speed_of
 from .updates import PlayerLine, player_channel
 
 log = logging.getLogger(__name__)
@@ -60,22 +61,6 @@ KEEPALIVE = b"\n"
 
 def line(data: Mapping[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
-
-
-def speed_of(initial_ms: int | None, increment_ms: int | None) -> str:
-    """lichess's speed names, from the estimated game length (40 moves each)."""
-    if initial_ms is None:
-        return "correspondence"
-    total = initial_ms / 1000 + 40 * (increment_ms or 0) / 1000
-    if total < 30:
-        return "ultraBullet"
-    if total < 180:
-        return "bullet"
-    if total < 480:
-        return "blitz"
-    if total < 1500:
-        return "rapid"
-    return "classical"
 
 
 def variant_json(variant: str) -> dict[str, str]:
@@ -134,11 +119,12 @@ def game_state(live: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
     result = live.get("result")
     offer = live.get("drawOffer")
     takeback = live.get("takebackOffer")
+    wtime, btime = _times(live)
     data: dict[str, Any] = {
         "type": "gameState",
         "moves": " ".join(moves),
-        "wtime": times["first"] if times else UNLIMITED_MS,
-        "btime": times["second"] if times else UNLIMITED_MS,
+        "wtime": wtime,
+        "btime": btime,
         "winc": (times["increment"] or 0) if times else 0,
         "binc": (times["increment"] or 0) if times else 0,
         "status": live["status"],
@@ -152,11 +138,31 @@ def game_state(live: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
         "check": bool(live.get("check")),
         "ply": live["ply"],
     }
+    if times and times.get("byoyomi") is not None:
+        data["byoyomi"] = times["byoyomi"]
+        data["wperiods"] = times["firstPeriods"]
+        data["bperiods"] = times["secondPeriods"]
     if result is not None:
         if result.get("winner"):
             data["winner"] = COLOR[result["winner"]]
         data["reason"] = result.get("reason")
     return data
+
+
+def _times(live: Mapping[str, Any]) -> tuple[int, int]:
+    """``wtime`` and ``btime``: main times; in a correspondence game (as lichess), the
+    side to move's time until its deadline and the other's whole days; else unlimited."""
+    times = live.get("clock")
+    if times:
+        return times["first"], times["second"]
+    days, deadline = live.get("daysPerTurn"), live.get("deadline")
+    if days is None:
+        return UNLIMITED_MS, UNLIMITED_MS
+    whole = min(days * DAY_MS, UNLIMITED_MS)
+    if deadline is None:
+        return whole, whole
+    left = min(max(0, deadline - live["serverTime"]), UNLIMITED_MS)
+    return (left, whole) if live["turn"] == "first" else (whole, left)
 
 
 def game_full(
@@ -166,17 +172,15 @@ def game_full(
     players: Mapping[str, PlayerInfo],
     days: int | None = None,
 ) -> dict[str, Any]:
-    """``days``: the correspondence days of the challenge it came from (lichess's
-    ``daysPerTurn``); the game itself has no clock."""
+    """``days``: lichess's ``daysPerTurn``: the game's days per move (or, for a game made
+    before correspondence clocks, the days its challenge asked)."""
     rules = engine.get_game(game.variant, **game.rules)
     data = {
         "type": "gameFull",
         "id": game.id,
         "variant": variant_json(game.variant),
-        "clock": None
-        if game.clock_initial_ms is None
-        else {"initial": game.clock_initial_ms, "increment": game.clock_increment_ms or 0},
-        "speed": speed_of(game.clock_initial_ms, game.clock_increment_ms),
+        "clock": clock_json(game),
+        "speed": speed_of_game(game),
         "perf": {"name": rules.name},
         "rated": bool(game.rated),
         "createdAt": game.created_ms,
@@ -191,15 +195,33 @@ def game_full(
     return data
 
 
+def speed_of_game(game: Game) -> str:
+    return speed_of(game.clock_initial_ms, game.clock_increment_ms, game.clock_byoyomi_ms)
+
+
+def clock_json(game: Game) -> dict[str, int] | None:
+    """gameFull's ``clock`` (ms), with byo-yomi's period and periods when it has them."""
+    if game.clock_initial_ms is None:
+        return None
+    data = {"initial": game.clock_initial_ms, "increment": game.clock_increment_ms or 0}
+    if game.clock_byoyomi_ms is not None and game.clock_periods is not None:
+        data["byoyomi"] = game.clock_byoyomi_ms
+        data["periods"] = game.clock_periods
+    return data
+
+
 def event_game(
     game: Game,
     side: str,
     players: Mapping[str, PlayerInfo],
     source: str,
     changes: Mapping[Side, Change] | None = None,
+    now: int | None = None,
 ) -> dict[str, Any]:
-    """The ``game`` of a ``gameStart`` / ``gameFinish`` event, as seen by ``side``;
-    ``changes``: what the game's end did to the ratings (lichess's ``ratingDiff``)."""
+    """The ``game`` of a ``gameStart`` / ``gameFinish`` event, as seen by ``side``, at
+    ``now`` (None: when it last changed); ``changes``: what the game's end did to the
+    ratings (lichess's ``ratingDiff``). ``secondsLeft``: all the time ``side`` may still
+    use (main time and byo-yomi periods, or until its correspondence deadline)."""
     opponent_id = game.second_id if side == Side.FIRST else game.first_id
     opponent = players.get(opponent_id or "")
     opponent_json: dict[str, Any] = {
@@ -214,7 +236,8 @@ def event_game(
     if changes:
         opponent_json["ratingDiff"] = changes[opponent_side].diff
     moves = game.moves.split()
-    times = clock.remaining(game, game.finished_ms or game.turn_started_ms or game.created_ms)
+    at = now if now is not None else game.finished_ms or game.turn_started_ms or game.created_ms
+    left = clock.total_left(game, side, at)
     data: dict[str, Any] = {
         "id": game.id,
         "gameId": game.id,
@@ -225,12 +248,12 @@ def event_game(
         "isMyTurn": game.status == GameStatus.STARTED and clock.side_to_move(game) == side,
         "lastMove": moves[-1] if moves else "",
         "opponent": opponent_json,
-        "perf": speed_of(game.clock_initial_ms, game.clock_increment_ms),
+        "perf": speed_of_game(game),
         "rated": bool(game.rated),
-        "secondsLeft": None if times is None else times[side] // 1000,
+        "secondsLeft": None if left is None else left // 1000,
         "source": source,
         "status": {"id": STATUS_IDS.get(game.status, 0), "name": game.status},
-        "speed": speed_of(game.clock_initial_ms, game.clock_increment_ms),
+        "speed": speed_of_game(game),
         "variant": variant_json(game.variant),
         "compat": {"bot": True, "board": True},
         "rules": dict(game.rules),

@@ -63,6 +63,8 @@ export const api = {
   // Every game's describe(): fetched once per page.
   variants: () => (variantsPromise ??= request("/api/variants")),
   lobby: () => request("/api/lobby"),
+  // The games the viewer plays (lichess's nowPlaying), their turn first.
+  playing: () => request("/api/account/playing?nb=50"),
   game: (id) => request(`/api/games/${encodeURIComponent(id)}`),
   create: (body) => request("/api/games", { method: "POST", body }),
   join: (id) => request(`/api/games/${encodeURIComponent(id)}/join`, { method: "POST" }),

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
 import { goToGame } from "./site.js";
+import { challengeTime } from "./timecontrol.js";
 import { variantName } from "./variant.js";
 
 const POLL_MS = 500;
@@ -99,9 +100,7 @@ export class BotPanel {
       rules: chosen.rules,
       color: COLORS[chosen.color] || "random",
     };
-    if (chosen.clock) {
-      body.clock = { limit: Math.round(chosen.clock.minutes * 60), increment: chosen.clock.increment };
-    }
+    Object.assign(body, challengeTime(chosen));
     const pending = { id: null, name: username, timer: null };
     this.pending = pending;
     this.render();

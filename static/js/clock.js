@@ -1,9 +1,38 @@
-// Both clocks and the first-move deadline, counting down locally between server updates.
+// Both clocks and the deadlines, counting down locally between server updates.
 // The server's numbers hold at `serverTime`; the page counts from when it received them
 // (performance.now()), so a wrong clock on this computer does not matter.
+// Byo-yomi: the main time runs out first, then the periods one by one (a move made within a
+// period keeps it: the server says so with its next state). Correspondence: the side to
+// move's deadline, in days and hours.
 
 import { t } from "./i18n.js";
 import { formatClock } from "./words.js";
+
+const DAY = 86_400_000;
+
+// A byo-yomi clock after `elapsed` ms: main time first, then the period running (`period`:
+// what is left of the current one, null while there is main time), then whole periods.
+export function spend(state, byoyomi, elapsed) {
+  let { main, periods, period } = state;
+  if (!byoyomi) return { main: Math.max(0, main - elapsed), periods: null, period: null };
+  if (period === null) {
+    if (elapsed < main) return { main: main - elapsed, periods, period: null };
+    elapsed -= main;
+    period = byoyomi;
+  }
+  if (elapsed < period) return { main: 0, periods, period: period - elapsed };
+  elapsed -= period;
+  periods -= 1 + Math.floor(elapsed / byoyomi);
+  if (periods <= 0) return { main: 0, periods: 0, period: 0 };
+  return { main: 0, periods, period: byoyomi - (elapsed % byoyomi) };
+}
+
+// How long until a correspondence deadline: "2 d 4 h", or hours:minutes:seconds.
+export function durationText(ms) {
+  const left = Math.max(0, ms);
+  if (left < DAY) return formatClock(left);
+  return t("time.daysHours", { d: Math.floor(left / DAY), h: Math.floor((left % DAY) / 3_600_000) });
+}
 
 export class Clocks {
   constructor(root) {
@@ -18,16 +47,24 @@ export class Clocks {
       clock: game.clock,
       running: Boolean(game.clock && game.clock.running && game.status === "started"),
       turn: game.turn,
+      days: game.daysPerTurn || null,
       deadlineLeft: game.deadline && game.status === "started" ? game.deadline - game.serverTime : null,
     };
     this.tick();
   }
 
-  left(side) {
+  // The side's clock now: {main, periods, period}, or null without a clock.
+  now(side) {
     const b = this.base;
     if (!b || !b.clock) return null;
-    const stored = b.clock[side];
-    return b.running && b.turn === side ? stored - (performance.now() - b.at) : stored;
+    const c = b.clock;
+    const stored = {
+      main: c[side],
+      periods: c.byoyomi ? c[`${side}Periods`] : null,
+      period: c.byoyomi ? c[`${side}Period`] : null,
+    };
+    const elapsed = b.running && b.turn === side ? performance.now() - b.at : 0;
+    return spend(stored, c.byoyomi, elapsed);
   }
 
   deadlineLeft() {
@@ -38,22 +75,36 @@ export class Clocks {
 
   tick() {
     for (const el of this.root.querySelectorAll(".clock[data-side]")) {
-      const left = this.left(el.dataset.side);
-      if (left === null) {
+      const now = this.now(el.dataset.side);
+      if (now === null) {
         el.hidden = true;
         continue;
       }
       el.hidden = false;
-      el.textContent = formatClock(left);
+      const c = this.base.clock;
+      let left = now.main;
+      if (c.byoyomi) {
+        // "4:32 + 3×30s" while there is main time, then the period counting down: "0:24 · 3×30s".
+        const periods = `${now.periods}×${Math.round(c.byoyomi / 1000)}s`;
+        el.textContent = now.period === null
+          ? `${formatClock(now.main)} + ${periods}`
+          : `${formatClock(now.period)} · ${periods}`;
+        el.dataset.periods = String(now.periods);
+        left = now.period === null ? now.main : now.period + (now.periods - 1) * c.byoyomi;
+      } else {
+        el.textContent = formatClock(now.main);
+      }
       const running = this.base.running && this.base.turn === el.dataset.side;
       el.classList.toggle("running", running);
       // Low: under 10 s, or under a tenth of the starting time.
-      const low = left < 10_000 || (this.base.clock.initial && left < this.base.clock.initial / 10);
+      const low = left < 10_000 || (c.initial && left < c.initial / 10 && !c.byoyomi);
       el.classList.toggle("low", Boolean(low));
     }
     const deadline = this.deadlineLeft();
     for (const el of this.root.querySelectorAll(".deadline")) {
-      el.textContent = deadline === null ? "" : t("status.deadline", { s: Math.ceil(deadline / 1000) });
+      if (deadline === null) el.textContent = "";
+      else if (this.base.days) el.textContent = t("status.moveWithin", { time: durationText(deadline) });
+      else el.textContent = t("status.deadline", { s: Math.ceil(deadline / 1000) });
     }
   }
 }

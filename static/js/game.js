@@ -73,7 +73,7 @@ function isCreator() {
 // ---- messages -----------------------------------------------------------------------------
 const LIVE = [
   "ply", "status", "fen", "turn", "check", "legalMoves", "result", "drawOffer", "clock",
-  "deadline", "serverTime",
+  "deadline", "daysPerTurn", "serverTime",
 ];
 
 function onMessage(data) {
@@ -259,7 +259,7 @@ function renderTitle() {
   const rules = describeRules(page.variant, game.rules);
   render(
     $("title"),
-    html`${name}<small>${clockText(game.clock)}${rules ? ` · ${rules}` : ""}${
+    html`${name}<small>${clockText(game.clock, game.daysPerTurn)}${rules ? ` · ${rules}` : ""}${
       game.public ? "" : ` · ${t("game.private")}`
     }</small>`,
   );
@@ -562,7 +562,8 @@ function renderActions() {
     } else {
       buttons.push(button("draw-offer", t("action.drawOffer")));
     }
-    if (page.presence.online && page.presence.online[opponent] === false) {
+    // No claims in a correspondence game: nobody has to stay connected (its days decide).
+    if (!game.daysPerTurn && page.presence.online && page.presence.online[opponent] === false) {
       buttons.push(button("claim-victory", t("action.claimVictory")));
       buttons.push(button("claim-draw", t("action.claimDraw")));
     }
@@ -570,7 +571,8 @@ function renderActions() {
   buttons.push(button("flip", t("action.flip")));
   if (game.result) buttons.push(html`<a class="button primary" href="/">${t("action.newGame")}</a>`);
   render($("actions"), html`${buttons}`);
-  if (game.status === "started" && seat && page.presence.online && page.presence.online[otherSide(seat)] === false) {
+  if (game.status === "started" && seat && !game.daysPerTurn && page.presence.online
+      && page.presence.online[otherSide(seat)] === false) {
     render($("claim-note"), html`${t("claim.note")}`);
   } else {
     $("claim-note").textContent = "";

@@ -11,6 +11,7 @@ import { nextLists } from "./lobbylists.js";
 import { PoolGrid } from "./pools.js";
 import { goToGame } from "./site.js";
 import { Socket } from "./socket.js";
+import { readTimeControl, showTimeFields } from "./timecontrol.js";
 import {
   clockText, describeRules, optionAbout, optionLabel, optionValueLabel, variantBlurb,
   variantName,
@@ -92,7 +93,7 @@ function renderOptions() {
 }
 
 function clockFieldsShown() {
-  $("clock-fields").hidden = form.elements.clock.value !== "clock";
+  showTimeFields(form);
 }
 
 function showCreateError(message) {
@@ -101,8 +102,8 @@ function showCreateError(message) {
   el.hidden = !message;
 }
 
-// What the form says: {variant, rules, clock: {minutes, increment} | null, color, public},
-// or null after showing why it cannot be used.
+// What the form says: {variant, rules, clock: {minutes, increment[, byoyomi, periods]} |
+// null, days, color, public}, or null after showing why it cannot be used.
 function choices() {
   showCreateError("");
   const variant = selectedVariant();
@@ -110,21 +111,15 @@ function choices() {
   for (const select of $("options").querySelectorAll("select[data-option]")) {
     rules[select.dataset.option] = select.value;
   }
-  let clock = null;
-  if (form.elements.clock.value === "clock") {
-    clock = {
-      minutes: Number(form.elements.minutes.value),
-      increment: Math.round(Number(form.elements.increment.value)),
-    };
-    if (!(clock.minutes > 0 && clock.minutes <= 180) || !(clock.increment >= 0 && clock.increment <= 180)) {
-      showCreateError(t("lobby.clockError"));
-      return null;
-    }
+  const time = readTimeControl(form);
+  if (!time) {
+    showCreateError(t("lobby.clockError"));
+    return null;
   }
   return {
     variant,
     rules,
-    clock,
+    ...time,
     color: form.elements.color.value,
     public: form.elements.public.checked,
   };
@@ -155,7 +150,7 @@ function gameCell(item) {
   const v = variants.find((x) => x.id === item.variant);
   const rules = describeRules(v, item.rules);
   return html`<span class="variant-name">${nameOf(item.variant)}</span>
-    <span class="note">${clockText(item.clock)}${rules ? ` · ${rules}` : ""}</span>`;
+    <span class="note">${clockText(item.clock, item.days)}${rules ? ` · ${rules}` : ""}</span>`;
 }
 
 const PLAYS = { random: "lobby.playsRandom", first: "lobby.playsFirst", second: "lobby.playsSecond" };

@@ -1,7 +1,7 @@
 // What a game's describe() says about how to draw it: piece names, special squares, sides,
 // rule options, in the chosen language. Looks only, no rules.
 
-import { gameWord, t } from "./i18n.js";
+import { gameWord, t, tn } from "./i18n.js";
 
 export function otherSide(side) {
   return side === "first" ? "second" : "first";
@@ -118,9 +118,13 @@ export function describeRules(variant, rules) {
   return parts.join(", ");
 }
 
-export function clockText(clock) {
+// A time control in a few characters: "5+3" (Fischer), "5+3×30s" (byo-yomi: 3 periods of
+// 30 s), "3 days per move" (correspondence: `days`), or "no clock".
+export function clockText(clock, days = null) {
+  if (days) return tn("time.days", days);
   if (!clock) return t("time.noClock");
   const minutes = clock.initial / 60000;
   const shown = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(2).replace(/0+$/, "");
+  if (clock.byoyomi) return `${shown}+${clock.periods}×${Math.round(clock.byoyomi / 1000)}s`;
   return `${shown}+${Math.round(clock.increment / 1000)}`;
 }

@@ -28,7 +28,8 @@ def test_time_is_charged_from_both_first_moves_on_and_the_increment_added(client
         first = move_at(a, 1)
         assert first["clock"] == {
             "initial": 60_000, "increment": 2_000, "first": 60_000, "second": 60_000,
-            "running": False,
+            "running": False, "byoyomi": None, "periods": None, "firstPeriods": None,
+            "secondPeriods": None, "firstPeriod": None, "secondPeriod": None,
         }  # fmt: skip
         clock.advance(5_000)
         send(b, type="move", move="b4b3", ply=1)

@@ -538,7 +538,10 @@ def test_lobby_lists_open_public_games_and_live_games(
     assert entry["creator"] == alice.who.name
     assert entry["color"] == "first"
     assert entry["rules"] == {"traps": "any", "repetition": "draw"}
-    assert entry["clock"] == {"initial": 300_000, "increment": 3_000}
+    assert entry["clock"] == {
+        "initial": 300_000, "increment": 3_000, "byoyomi": None, "periods": None,
+    }  # fmt: skip
+    assert entry["days"] is None
     playing = next(e for e in data["live"] if e["id"] == live)
     assert (playing["first"], playing["second"]) == (bob.who.name, carol.who.name)
 

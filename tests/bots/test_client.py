@@ -213,6 +213,9 @@ def test_the_budget_follows_the_clock() -> None:
     assert bot.budget(short, "white") == pytest.approx(0.4)  # a 25th of 10 s
     assert bot.budget(short, "black") == 2.0
     assert bot.budget({"wtime": 100, "winc": 0}, "white") == 0.02  # never nothing
+    # Byo-yomi: main time spent, a 1 s period: most of the period, as an increment.
+    byoyomi = {"wtime": 0, "btime": 0, "winc": 0, "binc": 0, "byoyomi": 1000, "wperiods": 3}
+    assert bot.budget(byoyomi, "white") == pytest.approx(0.8)
 
 
 def state(game: engine.Game[Any], pos: Any, **extra: Any) -> dict[str, Any]:

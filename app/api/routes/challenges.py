@@ -71,6 +71,8 @@ def terms_of(body: ChallengeIn | AiChallengeIn) -> Terms:
         color=body.color,
         rated=body.rated if isinstance(body, ChallengeIn) else False,
         fen=body.fen,
+        byoyomi=0 if body.clock is None else body.clock.byoyomi,
+        periods=0 if body.clock is None else body.clock.periods,
     ).checked()
 
 
@@ -380,6 +382,8 @@ async def seek(
         color=body.color,
         rated=False,  # checked below: a pool's seek may be rated
         fen=body.fen,
+        byoyomi=body.byoyomi,
+        periods=body.periods,
     ).checked()
     pool = pools.seek_pool(terms)
     if pool is not None:  # quick pairing: the request holds a pool entry until paired

@@ -18,7 +18,14 @@ from ...services import clock, exports
 from ...services.errors import ServiceError
 from ...services.exports import GameFilter, initial_fen
 from ...services.games.state import GameState
-from ...services.streams import COLOR, line, load_players, seat_json, speed_of, variant_json
+from ...services.streams import (
+    COLOR,
+    line,
+    load_players,
+    seat_json,
+    speed_of_game,
+    variant_json,
+)
 from ..auth import Caller, caller
 from ..botmodels import ExportLine, GameExportOut, LichessGameOut
 from ..callers import limit
@@ -55,7 +62,7 @@ def export_json(game: Game, state: dict[str, Any], players: dict[str, Any]) -> d
         "id": game.id,
         "rated": game.rated,
         "variant": variant_json(game.variant),
-        "speed": speed_of(initial, increment),
+        "speed": speed_of_game(game),
         "perf": {"name": rules.name},
         "createdAt": game.created_ms,
         "startedAt": game.started_ms,
@@ -77,7 +84,7 @@ def export_json(game: Game, state: dict[str, Any], players: dict[str, Any]) -> d
         else {
             "initial": initial // 1000,
             "increment": increment // 1000,
-            "totalTime": (initial + 40 * increment) // 1000,
+            "totalTime": (initial + 40 * (increment + (game.clock_byoyomi_ms or 0))) // 1000,
         },
         "wtime": None if times is None else times["first"],
         "btime": None if times is None else times["second"],

@@ -161,11 +161,12 @@ async def now_playing(
         )
         games = list((await session.execute(stmt)).scalars())
     context = await exports.context_of(services.games.sessions, games)
+    now = services.games.now()
     found = []
     for game in games:
         side = services.games.seat_of(game, me)
         assert side is not None
-        found.append(event_game(game, side, context.players, context.source(game)))
+        found.append(event_game(game, side, context.players, context.source(game), now=now))
     unlimited = float("inf")
     found.sort(
         key=lambda g: (

@@ -4,12 +4,14 @@ and the service that ties them together (service.py)."""
 
 from ...domain.enums import ENDED, GameStatus
 from ...domain.players import Identity
-from ..updates import LOBBY_CHANNEL, game_channel
-from .rules import (
+from ..timecontrol import (
     MAX_CLOCK_MINUTES,
     MAX_INCREMENT_SECONDS,
     MIN_CLOCK_SECONDS,
     clock_ms_of,
+)
+from ..updates import LOBBY_CHANNEL, game_channel
+from .rules import (
     has_moved,
     initial_text,
     opening_side,

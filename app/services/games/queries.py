@@ -55,7 +55,13 @@ async def lobby(
             "rules": game.rules,
             "clock": None
             if game.clock_initial_ms is None
-            else {"initial": game.clock_initial_ms, "increment": game.clock_increment_ms},
+            else {
+                "initial": game.clock_initial_ms,
+                "increment": game.clock_increment_ms,
+                "byoyomi": game.clock_byoyomi_ms,
+                "periods": game.clock_periods,
+            },
+            "days": game.days,
         }
 
     return {

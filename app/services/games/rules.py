@@ -3,7 +3,6 @@ moved when, and an LRU of current positions so that a move is not a replay."""
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from typing import Any
 
@@ -12,19 +11,6 @@ from engine import Side
 
 from ...domain.enums import GameStatus
 from ...models import Game
-
-MAX_CLOCK_MINUTES = 180
-MIN_CLOCK_SECONDS = 1  # the shortest clock, in every API
-MAX_INCREMENT_SECONDS = 180
-
-
-def clock_ms_of(minutes: float) -> int | None:
-    """A clock's initial time in milliseconds, rounded; None if not 1 s to the maximum (or
-    not a number: NaN and infinities get through Python's JSON reader)."""
-    if not (math.isfinite(minutes) and 0 < minutes <= MAX_CLOCK_MINUTES):
-        return None
-    initial = round(minutes * 60_000)
-    return initial if initial >= MIN_CLOCK_SECONDS * 1000 else None
 
 
 def rules_of(game: Game) -> Any:

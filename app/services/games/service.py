@@ -44,12 +44,14 @@ from ...models import Game, Player
 from ...ratings.glicko2 import Rating
 from ...ratings.reading import at_start, changes_json, game_changes, seat_columns, seat_rating
 from ...realtime.hub import LocalHub
+from .. import timecontrol
 from ..errors import ServiceError
 from ..rows import GameRows, rows_for, to_game
+from ..timecontrol import MAX_CLOCK_MINUTES, TimeControl, clock_ms_of
 from ..updates import GameUpdate, game_channel
 from . import queries
 from .pipeline import Change, Pipeline
-from .rules import MAX_CLOCK_MINUTES, MAX_INCREMENT_SECONDS, Positions, clock_ms_of, replay
+from .rules import Positions, replay
 from .state import GameState, LiveState, Seats, live_state
 from .transitions import Transitions, seat_of
 
@@ -104,6 +106,9 @@ class NewGame:
     public: bool
     initial_fen: str | None = None  # a checked position string (None: the game's start)
     rated: bool = False  # only an account may create one (and take its other seat)
+    byoyomi: int = 0  # byo-yomi: a period, seconds (0: not byo-yomi)
+    periods: int = 0  # byo-yomi: how many periods
+    days: int | None = None  # correspondence: days per move (then no minutes)
 
 
 class GameService:
@@ -217,9 +222,7 @@ class GameService:
         return seat_of(game, player_id)
 
     def live(self, game: Game) -> LiveState:
-        return live_state(
-            game, self.positions.get(game), self.now(), self.first_move_deadline(game)
-        )
+        return live_state(game, self.positions.get(game), self.now(), self.deadline(game))
 
     async def state(self, game: Game) -> GameState:
         """Everything a client shows: the full state, as sent on (re)connect. (A field that
@@ -270,6 +273,10 @@ class GameService:
 
     def first_move_deadline(self, game: Game) -> int | None:
         return self.transitions.first_move_deadline(game)
+
+    def deadline(self, game: Game) -> int | None:
+        """The first-move deadline, or a correspondence game's for the side to move."""
+        return self.transitions.deadline(game)
 
     def due_at(self, game: Game) -> int | None:
         """When the server must end this game by itself if nothing happens first."""
@@ -342,8 +349,7 @@ class GameService:
         rules: dict[str, str],
         public: bool,
         color: str,
-        clock_ms: int | None,
-        increment_ms: int,
+        control: TimeControl,
         initial_fen: str | None,
     ) -> Game:
         """A new game row, the creator seated if their colour is known, not yet started."""
@@ -367,10 +373,15 @@ class GameService:
             ply=0,
             fen=initial_fen or game_rules.to_text(game_rules.start()),
             initial_fen=initial_fen,
-            clock_initial_ms=clock_ms,
-            clock_increment_ms=None if clock_ms is None else increment_ms,
-            first_ms=clock_ms,
-            second_ms=clock_ms,
+            clock_initial_ms=control.initial_ms,
+            clock_increment_ms=None if control.initial_ms is None else control.increment_ms,
+            first_ms=control.initial_ms,
+            second_ms=control.initial_ms,
+            clock_byoyomi_ms=control.byoyomi_ms,
+            clock_periods=control.periods,
+            first_periods=control.periods,
+            second_periods=control.periods,
+            days=control.days,
             created_ms=now,
         )
 
@@ -409,10 +420,9 @@ class GameService:
                 f"minutes must make 1 second to {MAX_CLOCK_MINUTES} minutes"
                 " (rounded to whole milliseconds)",
             )
-        if not (0 <= new.increment <= MAX_INCREMENT_SECONDS):
-            raise ServiceError(
-                "clock.invalid", f"increment must be 0 to {MAX_INCREMENT_SECONDS} seconds"
-            )
+        control = timecontrol.checked(
+            initial, new.increment, byoyomi=new.byoyomi, periods=new.periods, days=new.days
+        )
         game = self._new_game(
             secrets.token_urlsafe(6),  # 8 characters, 48 bits: public, only needs no clash
             who,
@@ -420,8 +430,7 @@ class GameService:
             rules=new.rules,
             public=new.public,
             color=new.color,
-            clock_ms=initial,
-            increment_ms=new.increment * 1000,
+            control=control,
             initial_fen=new.initial_fen,
         )
         if new.public:
@@ -457,11 +466,14 @@ class GameService:
         initial_fen: str | None = None,
         rated: bool = False,
         claim: Claim | None = None,
+        byoyomi_ms: int | None = None,
+        periods: int | None = None,
+        days: int | None = None,
     ) -> Game | None:
         """A game whose two players are known (an accepted challenge): both seated and the
         game started at once, under the given id (the challenge's). With ``claim``, the
         game is inserted in the same transaction as the claim, and only if it succeeds
-        (None otherwise)."""
+        (None otherwise). The time control was checked when it was proposed."""
         await self.ensure_player(first)
         await self.ensure_player(second)
         ratings = await at_start(self.sessions, variant, (first.id, second.id), self.now())
@@ -473,8 +485,9 @@ class GameService:
             ratings=ratings,
             variant=variant,
             rules=rules,
-            clock_ms=clock_ms,
-            increment_ms=increment_ms,
+            control=TimeControl(
+                clock_ms, 0 if clock_ms is None else increment_ms, byoyomi_ms, periods, days
+            ),
             public=public,
             initial_fen=initial_fen,
             rated=rated,
@@ -491,8 +504,7 @@ class GameService:
         ratings: Mapping[str, Rating],
         variant: str,
         rules: dict[str, str],
-        clock_ms: int | None,
-        increment_ms: int,
+        control: TimeControl,
         public: bool = True,
         initial_fen: str | None = None,
         rated: bool = False,
@@ -509,8 +521,7 @@ class GameService:
             rules=rules,
             public=public,
             color=creator_side,
-            clock_ms=clock_ms,
-            increment_ms=increment_ms,
+            control=control,
             initial_fen=initial_fen,
         )
         game.first_id, game.second_id = first.id, second.id

@@ -16,9 +16,18 @@ from .rules import rules_of
 class ClockState(TypedDict):
     initial: int
     increment: int | None
-    first: int
+    first: int  # main time left
     second: int
     running: bool
+    # Byo-yomi (all None otherwise): a period (ms), the periods at the start, each side's
+    # periods left, and the time left in the current period of a side whose main time is
+    # out (the side to move's counts down; the other's is whole).
+    byoyomi: int | None
+    periods: int | None
+    firstPeriods: int | None
+    secondPeriods: int | None
+    firstPeriod: int | None
+    secondPeriod: int | None
 
 
 class ResultState(TypedDict):
@@ -40,7 +49,9 @@ class LiveState(TypedDict):
     drawOffer: str | None
     takebackOffer: str | None
     clock: ClockState | None
-    deadline: int | None  # the first-move deadline, while it runs
+    # The first-move deadline while it runs, or a correspondence game's for the side to move.
+    deadline: int | None
+    daysPerTurn: int | None  # a correspondence game's days per move
     serverTime: int
 
 
@@ -90,15 +101,21 @@ class StateMessage(TypedDict):
 
 
 def clock_state(game: Game, now: int) -> ClockState | None:
-    times = clock.remaining(game, now)
-    if times is None or game.clock_initial_ms is None:
+    first, second = clock.now_of(game, Side.FIRST, now), clock.now_of(game, Side.SECOND, now)
+    if first is None or second is None or game.clock_initial_ms is None:
         return None
     return {
         "initial": game.clock_initial_ms,
         "increment": game.clock_increment_ms,
-        "first": times["first"],
-        "second": times["second"],
+        "first": first.main,
+        "second": second.main,
         "running": clock.running(game),
+        "byoyomi": game.clock_byoyomi_ms,
+        "periods": game.clock_periods,
+        "firstPeriods": first.periods,
+        "secondPeriods": second.periods,
+        "firstPeriod": first.period,
+        "secondPeriod": second.period,
     }
 
 
@@ -120,6 +137,7 @@ def live_state(game: Game, pos: Any, now: int, deadline: int | None) -> LiveStat
         "takebackOffer": game.takeback_offer,
         "clock": clock_state(game, now),
         "deadline": deadline,
+        "daysPerTurn": game.days,
         "serverTime": now,
     }
 

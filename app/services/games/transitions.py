@@ -52,16 +52,13 @@ def finish(
     game: Game, now: int, status: GameStatus, winner: Side | None, reason: EndReason
 ) -> GameEnded:
     """End the game: the clocks stop where they stand, offers lapse."""
+    clock.stop(game, now)  # (while the game still runs: a stopped clock is not charged)
     game.status = status
     game.winner = winner
     game.reason = reason
     game.finished_ms = now
     game.draw_offer = None
     game.takeback_offer = None
-    if clock.running(game) and game.turn_started_ms is not None:
-        times = clock.remaining(game, now)
-        if times is not None:
-            game.first_ms, game.second_ms = times["first"], times["second"]
     game.turn_started_ms = now
     return GameEnded(game.id, game.ply, status, winner, reason)
 
@@ -88,13 +85,21 @@ class Transitions:
 
     # ---- deadlines -------------------------------------------------------------------------
     def first_move_deadline(self, game: Game) -> int | None:
+        """The seconds the first moves must be made in (not in a correspondence game: its
+        days per move run from the start)."""
         if game.status != GameStatus.STARTED or game.ply >= 2 or game.turn_started_ms is None:
+            return None
+        if game.days is not None:
             return None
         return game.turn_started_ms + int(self.settings.first_move_seconds * 1000)
 
+    def deadline(self, game: Game) -> int | None:
+        """The deadline the state shows: the first-move one, or the correspondence one."""
+        return self.first_move_deadline(game) or clock.deadline_at(game)
+
     def due_at(self, game: Game) -> int | None:
         """When the server must end this game by itself if nothing happens first."""
-        return self.first_move_deadline(game) or clock.flag_at(game)
+        return self.deadline(game) or clock.flag_at(game)
 
     def grace_ms(self, game: Game, side: str) -> int:
         """How long ``side`` may be away before the opponent can claim (shorter if unmoved)."""
@@ -109,18 +114,17 @@ class Transitions:
         deadline = self.first_move_deadline(game)
         if deadline is not None and now >= deadline:
             return [finish(game, now, GameStatus.NO_START, None, EndReason.FIRST_MOVE)]
+        side = clock.side_to_move(game)
+        due = clock.deadline_at(game)
+        if due is not None and now >= due:  # correspondence: the days per move ran out
+            if game.ply < 2:  # before both moved, as the first-move deadline
+                return [finish(game, now, GameStatus.NO_START, None, EndReason.FIRST_MOVE)]
+            return [finish(game, now, GameStatus.OUT_OF_TIME, side.other, EndReason.OUT_OF_TIME)]
         flag = clock.flag_at(game)
         if flag is not None and now >= flag:
-            side = clock.side_to_move(game)
-            if side == Side.FIRST:
-                game.first_ms = 0
-            else:
-                game.second_ms = 0
+            clock.set_side(game, side, 0, None if game.clock_byoyomi_ms is None else 0)
             game.turn_started_ms = now
-            ended = finish(
-                game, now, GameStatus.OUT_OF_TIME, Side(side).other, EndReason.OUT_OF_TIME
-            )
-            return [ended]
+            return [finish(game, now, GameStatus.OUT_OF_TIME, side.other, EndReason.OUT_OF_TIME)]
         return []
 
     # ---- seats -----------------------------------------------------------------------------
@@ -255,11 +259,7 @@ class Transitions:
         except EngineError as exc:
             status = 422 if exc.code == "move.illegal" else 400
             raise ServiceError(exc.code, str(exc), status) from None
-        left = clock.charge(game, side, now)
-        if side == Side.FIRST:
-            game.first_ms = left
-        else:
-            game.second_ms = left
+        clock.charge(game, side, now)
         game.moves = f"{game.moves} {text}" if game.moves else text
         game.ply += 1
         game.fen = rules.to_text(after)
@@ -382,6 +382,12 @@ class Transitions:
         if expired:
             return expired
         require_started(game)
+        if game.days is not None:
+            raise ServiceError(
+                "claim.correspondence",
+                "nobody has to stay connected in a correspondence game: its days per move decide",
+                409,
+            )
         grace = self.grace_ms(game, side.other)
         gone = self.gone_for_ms(game.id, side.other)
         if gone is None:
