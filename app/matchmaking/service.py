@@ -23,10 +23,27 @@ import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
-from sqlalchemy import case, delete, func, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    String,
+    Table,
+    Update,
+    any_,
+    case,
+    delete,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import InstrumentedAttribute
 
 from ..core.time import Clock
 from ..domain.enums import GameStatus
@@ -47,6 +64,9 @@ log = logging.getLogger(__name__)
 
 POOLS_LOCK = 0x6B6F6461  # "koda": the pools' advisory locks are (POOLS_LOCK, pool index)
 CASUAL_RATING = 1500.0  # an anonymous player's place in rating order
+# A round reads, marks and inserts plain rows: no ORM objects.
+ENTRIES = cast(Table, PoolEntry.__table__)
+GAMES = cast(Table, Game.__table__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +76,7 @@ class Made:
     game: Game
     events: list[GameEvent]
     players: tuple[str, str]
+    entries: tuple[str, str]  # the two pool entries it pairs
 
 
 class PoolService:
@@ -80,7 +101,7 @@ class PoolService:
         self.round_seconds = round_seconds
         self.beat_seconds = beat_seconds
         self.expire_ms = round(expire_seconds * 1000)
-        self._locks = {pool.id: asyncio.Lock() for pool in POOLS}  # SQLite: one instance
+        self._lock = asyncio.Lock()  # SQLite: one instance, one round at a time
         self._tasks: list[asyncio.Task[None]] = []
 
     # ---- entries -------------------------------------------------------------------------
@@ -172,102 +193,152 @@ class PoolService:
     # ---- rounds --------------------------------------------------------------------------
     async def round(self) -> list[str]:
         """One round of every pool; the ids of the games made."""
-        made: list[str] = []
-        for pool in POOLS:
-            made += await self.round_of(pool)
-        return made
-
-    async def round_of(self, pool: Pool) -> list[str]:
-        made = await self.pair_pool(pool)
+        made = await self.pair_all()
         await self.tell(made)
         return [m.game.id for m in made]
 
-    async def pair_pool(self, pool: Pool) -> list[Made]:
-        """The round's one transaction: pair, mark the entries, insert the games."""
+    async def pair_all(self) -> list[Made]:
+        """The round's one transaction over every pool: pair, mark the entries, insert the
+        games."""
         if self.is_postgres:
-            return await self._transaction(pool)
-        async with self._locks[pool.id]:
-            return await self._transaction(pool)
+            return await self._transaction()
+        async with self._lock:
+            return await self._transaction()
 
-    async def _transaction(self, pool: Pool) -> list[Made]:
+    async def _transaction(self) -> list[Made]:
         async with self.sessions() as session, session.begin():
+            pools: Sequence[Pool] = POOLS
             if self.is_postgres:
-                locked = select(func.pg_try_advisory_xact_lock(POOLS_LOCK, POOLS.index(pool)))
-                if not await session.scalar(locked):
-                    return []  # another instance is pairing this pool right now
-            return await self._pair_in(session, pool)
-
-    async def _pair_in(self, session: AsyncSession, pool: Pool) -> list[Made]:
-        now = self.clock.now_ms()
-        rows = (
-            await session.execute(
-                select(PoolEntry, Player.name)
-                .join(Player, Player.id == PoolEntry.player_id)
-                .where(
-                    PoolEntry.pool == pool.id,
-                    PoolEntry.game_id.is_(None),
-                    PoolEntry.seen_ms >= now - self.expire_ms,
+                # Every pool's lock in one statement; a pool another instance is pairing
+                # right now is skipped this round (that one pairs it).
+                locks = select(
+                    *(func.pg_try_advisory_xact_lock(POOLS_LOCK, i) for i in range(len(POOLS)))
                 )
-                .with_for_update(skip_locked=True, of=PoolEntry)
+                held = (await session.execute(locks)).one()
+                pools = [pool for pool, mine in zip(POOLS, held, strict=True) if mine]
+                if not pools:
+                    return []
+            return await self._pair_in(session, pools)
+
+    async def _pair_in(self, session: AsyncSession, pools: Sequence[Pool]) -> list[Made]:
+        now = self.clock.now_ms()
+        e = ENTRIES.c
+        query = select(
+            e.pool, e.id, e.player_id, e.rating, e.joined_ms, e.rated, e.range_low, e.range_high
+        ).where(e.game_id.is_(None), e.seen_ms >= now - self.expire_ms)
+        if len(pools) < len(POOLS):
+            query = query.where(e.pool.in_([pool.id for pool in pools]))
+        waiting: dict[str, list[Seeker]] = {}
+        for pool_id, entry_id, player_id, rating, joined, rated, low, high in (
+            await session.execute(query)
+        ).all():
+            waiting.setdefault(pool_id, []).append(
+                Seeker(
+                    entry_id,
+                    player_id,
+                    rating,
+                    joined,
+                    rated,
+                    None if low is None or high is None else (low, high),
+                )
             )
-        ).all()
-        if len(rows) < 2:
-            return []
-        names = {entry.player_id: name for entry, name in rows}
-        seekers = [
-            Seeker(
-                entry_id=entry.id,
-                player_id=entry.player_id,
-                rating=entry.rating,
-                joined_ms=entry.joined_ms,
-                rated=entry.rated,
-                rating_range=(
-                    None
-                    if entry.range_low is None or entry.range_high is None
-                    else (entry.range_low, entry.range_high)
-                ),
-            )
-            for entry, _ in rows
-        ]
-        pairs = pair(seekers, now)
+        pairs = {p: pair(seekers, now) for p, seekers in waiting.items() if len(seekers) > 1}
         # Only the players about to be paired are looked up (a quiet round asks nothing).
-        playing = await self._playing(session, [s.player_id for ab in pairs for s in ab])
-        if playing:
-            seekers = [s for s in seekers if s.player_id not in playing]
-            pairs = pair(seekers, now)
-        made: list[Made] = []
-        marks: dict[str, str] = {}
-        paired = [s.player_id for ab in pairs for s in ab]
-        ratings = await read_at_start(session, pool.variant, paired, now)
-        for a, b in pairs:
-            first, second = (a, b) if secrets.randbelow(2) else (b, a)
-            players = (
-                Identity(first.player_id, names[first.player_id]),
-                Identity(second.player_id, names[second.player_id]),
-            )
-            game, events = self.games.started_game(
-                secrets.token_urlsafe(6),
-                *players,
-                players[0],
-                ratings=ratings,
-                variant=pool.variant,
-                rules=pool.rules,
-                control=TimeControl(pool.clock_ms, pool.increment_ms),
-                rated=a.rated and b.rated,
-            )
-            made.append(Made(game, events, (first.player_id, second.player_id)))
-            marks[a.entry_id] = marks[b.entry_id] = game.id
+        playing = await self._playing(session, _players(pairs))
+        for pool_id, found in pairs.items():
+            if any(s.player_id in playing for ab in found for s in ab):
+                seekers = [s for s in waiting[pool_id] if s.player_id not in playing]
+                pairs[pool_id] = pair(seekers, now)
+        made = await self._games(session, pairs, now)
         if not made:
             return []
-        marked = await session.execute(
-            update(PoolEntry)
-            .where(PoolEntry.id.in_(list(marks)), PoolEntry.game_id.is_(None))
-            .values(game_id=case(marks, value=PoolEntry.id))
+        marks = {entry: m.game.id for m in made for entry in m.entries}
+        done = set((await session.execute(self._mark(marks))).scalars())
+        if len(done) != len(marks):
+            # An entry left (or was replaced) since the read: its pair is not made, and the
+            # other half waits again.
+            loose = [i for m in made if not set(m.entries) <= done for i in m.entries if i in done]
+            if loose:
+                unmark = update(ENTRIES).where(self._among(e.id, loose)).values(game_id=None)
+                await session.execute(unmark)
+            made = [m for m in made if set(m.entries) <= done]
+        if made:
+            columns = [c.key for c in GAMES.columns]
+            # Every column: those started_game left unset are None, as their defaults.
+            rows = [{c: vars(m.game).get(c) for c in columns} for m in made]
+            await session.execute(insert(GAMES), rows)
+        return made
+
+    def _mark(self, marks: dict[str, str]) -> Update:
+        """Set each entry's game, only where it has none yet; returns the entries marked."""
+        e = ENTRIES.c
+        if self.is_postgres:  # two arrays, one statement whatever the number of entries
+            pairs = select(
+                func.unnest(literal(list(marks), ARRAY(String))).label("entry"),
+                func.unnest(literal(list(marks.values()), ARRAY(String))).label("game"),
+            ).subquery()
+            return (
+                update(ENTRIES)
+                .where(e.id == pairs.c.entry, e.game_id.is_(None))
+                .values(game_id=pairs.c.game)
+                .returning(e.id)
+            )
+        return (
+            update(ENTRIES)
+            .where(e.id.in_(list(marks)), e.game_id.is_(None))
+            .values(game_id=case(marks, value=e.id))
+            .returning(e.id)
         )
-        if marked.rowcount != len(marks):  # type: ignore[attr-defined]
-            # Only if something changed the entries despite the locks: pair nobody.
-            raise RuntimeError(f"pool {pool.id}: {marked.rowcount} entries of {len(marks)} marked")  # type: ignore[attr-defined]
-        session.add_all([m.game for m in made])
+
+    def _among(
+        self, column: ColumnElement[Any] | InstrumentedAttribute[Any], values: Sequence[str]
+    ) -> ColumnElement[bool]:
+        """``column IN values``: on PostgreSQL one array parameter (= ANY), not one each."""
+        if self.is_postgres:
+            return column == any_(literal(list(values), ARRAY(String)))
+        return column.in_(values)
+
+    async def _games(
+        self, session: AsyncSession, pairs: dict[str, list[tuple[Seeker, Seeker]]], now: int
+    ) -> list[Made]:
+        """The started games of the pairs (not yet inserted); their players' names and
+        ratings are read once for all pools."""
+        ids = _players(pairs)
+        if not ids:
+            return []
+        query = select(Player.id, Player.name).where(self._among(Player.id, ids))
+        names: dict[str, str] = dict((await session.execute(query)).all())
+        self.games.remember_names(names)  # telling the games reads no name
+        by_variant: dict[str, list[str]] = {}
+        for pool_id, found in pairs.items():
+            by_variant.setdefault(BY_ID[pool_id].variant, []).extend(_players({pool_id: found}))
+        ratings = {
+            variant: await read_at_start(session, variant, players, now)
+            for variant, players in by_variant.items()
+        }
+        made: list[Made] = []
+        for pool_id, found in pairs.items():
+            pool = BY_ID[pool_id]
+            known, rules = ratings[pool.variant], pool.rules
+            control = TimeControl(pool.clock_ms, pool.increment_ms)
+            for a, b in found:
+                first, second = (a, b) if secrets.randbelow(2) else (b, a)
+                players = (
+                    Identity(first.player_id, names[first.player_id]),
+                    Identity(second.player_id, names[second.player_id]),
+                )
+                game, events = self.games.started_game(
+                    secrets.token_urlsafe(6),
+                    *players,
+                    players[0],
+                    ratings={p.id: known[p.id] for p in players if p.id in known},
+                    variant=pool.variant,
+                    rules=rules,
+                    control=control,
+                    rated=a.rated and b.rated,
+                )
+                made.append(Made(game, events, (first.player_id, second.player_id),
+                                 (a.entry_id, b.entry_id)))  # fmt: skip
         return made
 
     async def _playing(self, session: AsyncSession, player_ids: Sequence[str]) -> set[str]:
@@ -278,7 +349,7 @@ class PoolService:
         query = select(Game.first_id, Game.second_id).where(
             Game.status == GameStatus.STARTED,
             Game.clock_initial_ms.is_not(None),
-            or_(Game.first_id.in_(player_ids), Game.second_id.in_(player_ids)),
+            or_(self._among(Game.first_id, player_ids), self._among(Game.second_id, player_ids)),
         )
         found = (await session.execute(query)).all()
         return {p for row in found for p in row if p is not None} & set(player_ids)
@@ -288,7 +359,7 @@ class PoolService:
         hear ``gameStart``), and each entry's holder is told its entry changed."""
         for m in made:
             try:
-                await self.games.tell_inserted(m.game.id, m.events)
+                await self.games.tell_started(m.game, m.events)
             except Exception:
                 log.exception("could not tell the start of pool game %s", m.game.id)
             for player_id in m.players:
@@ -317,11 +388,10 @@ class PoolService:
     async def _rounds(self) -> None:
         while True:
             await self.clock.sleep(self.round_seconds)
-            for pool in POOLS:
-                try:
-                    await self.round_of(pool)
-                except Exception:  # the next round tries again
-                    log.exception("the pairing round of pool %s failed", pool.id)
+            try:
+                await self.round()
+            except Exception:  # the next round tries again
+                log.exception("the pairing round failed")
 
     async def _beats(self) -> None:
         while True:
@@ -330,3 +400,7 @@ class PoolService:
                 await self.beat()
             except Exception:
                 log.exception("the pools' heartbeat failed")
+
+
+def _players(pairs: dict[str, list[tuple[Seeker, Seeker]]]) -> list[str]:
+    return [s.player_id for found in pairs.values() for ab in found for s in ab]

@@ -11,6 +11,7 @@ streams, presence) and, as a ``GameUpdate`` with the state after it, on the game
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -64,6 +65,16 @@ def now_ms() -> int:
 
 NAMES_KEPT = 50_000
 STATES_KEPT = 2_000
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_and_start(
+    variant: str, rules: tuple[tuple[str, str], ...]
+) -> tuple[tuple[tuple[str, Any], ...], str]:
+    """A game's rule options and start position (the same for every game of these rules: a
+    pairing round starts hundreds at once). EngineError if the rules are not valid."""
+    game_rules = engine.get_game(variant, **dict(rules))
+    return tuple(game_rules.options.items()), game_rules.to_text(game_rules.start())
 
 
 def _json(data: Any) -> str:
@@ -354,14 +365,14 @@ class GameService:
     ) -> Game:
         """A new game row, the creator seated if their colour is known, not yet started."""
         try:
-            game_rules = engine.get_game(variant, **rules)
+            options, start = _rules_and_start(variant, tuple(sorted(rules.items())))
         except EngineError as exc:
             raise ServiceError(exc.code, str(exc), 400) from None
         now = self.now()
         return Game(
             id=game_id,
             variant=variant,
-            rules=dict(game_rules.options),
+            rules=dict(options),
             public=public,
             status=GameStatus.CREATED,
             creator_id=creator.id,
@@ -371,7 +382,7 @@ class GameService:
             invite_token=secrets.token_urlsafe(24),  # 192 bits: the seat's secret
             moves="",
             ply=0,
-            fen=initial_fen or game_rules.to_text(game_rules.start()),
+            fen=initial_fen or start,
             initial_fen=initial_fen,
             clock_initial_ms=control.initial_ms,
             clock_increment_ms=None if control.initial_ms is None else control.increment_ms,
@@ -542,9 +553,23 @@ class GameService:
     async def tell_inserted(self, game_id: str, events: Sequence[GameEvent]) -> Game:
         """Tell the events of a game a caller inserted (and committed) itself."""
         stored = await self.get(game_id)
-        async with self.pipeline.serial(game_id):
-            await self._tell(stored, events)
+        await self.tell_started(stored, events)
         return stored
+
+    async def tell_started(self, game: Game, events: Sequence[GameEvent]) -> None:
+        """``tell_inserted`` from the row the caller inserted and committed (``started_game``'s
+        game, every column set): no read (a pairing round tells hundreds of games)."""
+        async with self.pipeline.serial(game.id):
+            await self._tell(game, events)
+
+    def remember_names(self, names: Mapping[str, str]) -> None:
+        """Players' names a caller has just read (a pairing round): telling their games
+        reads none."""
+        for player_id, name in names.items():
+            self._names[player_id] = name
+            self._names.move_to_end(player_id)
+        while len(self._names) > NAMES_KEPT:
+            self._names.popitem(last=False)
 
     async def still_open(self, game_ids: list[str]) -> list[str]:
         return await queries.still_open(self.sessions, game_ids)
