@@ -1,14 +1,16 @@
 """Quick pairing in the database: the pools' entries, and the pairing rounds.
 
 The pool lives in the ``pool_entries`` table, so every instance on one PostgreSQL sees every
-player waiting. Each instance runs a round per pool every ``round_seconds`` (on the injected
-clock); a round is ONE transaction: on PostgreSQL it first takes the pool's advisory lock
-(``pg_try_advisory_xact_lock``: a pool busy elsewhere is skipped, its holder does the work)
-and reads the entries ``FOR UPDATE SKIP LOCKED``; it pairs them (pairing.py), marks each pair's
-two entries with their new game (one UPDATE that must change exactly the entries paired) and
-inserts every game, started with both players seated. So a player is never paired twice: an
-entry is paired by the transaction that changed it, and nothing else can change it meanwhile
-(SQLite: one instance, a lock in the process).
+player waiting. Each instance runs a round of every pool every ``round_seconds`` (on the
+injected clock); a round is ONE transaction: on PostgreSQL it first takes every pool's
+advisory lock in one statement (``pg_try_advisory_xact_lock``: a pool busy elsewhere is
+skipped, its holder does the work), reads the waiting entries of the pools it holds as plain
+rows, pairs each pool (pairing.py), marks each pair's two entries with their new game (one
+UPDATE, only where no game is set yet, returning the entries it changed) and inserts every
+game with one INSERT, started with both players seated. Only the lock's holder pairs a pool,
+so a player is never paired twice; an entry deleted between the read and the mark (its
+holder left) is simply not marked, and its pair is not made (the other half waits again).
+SQLite: one instance, one lock in the process.
 
 An entry is held by a socket or a board seek on one instance (holder.py), which renews
 ``seen_ms`` every ``beat_seconds``; one not renewed for ``expire_seconds`` (its instance died)
