@@ -147,6 +147,7 @@ class LobbyFeed:
         self._lock = asyncio.Lock()
         self._runner: asyncio.Task[None] | None = None
         self._due: Handle | None = None  # the read a change asked for, not yet made
+        self._queued = False  # without an interval: a read started and not yet begun
         self._publishing: set[asyncio.Task[None]] = set()
         self.refreshes = 0  # lists read (for tests and benches)
         service.listeners.append(self.changed)
@@ -192,7 +193,9 @@ class LobbyFeed:
                 # is a task of its own that a timer starts, not this loop asleep: the loop only
                 # ever waits for the hub.
                 if self.interval <= 0:
-                    self._start_refresh()
+                    if not self._queued:  # a read not yet begun covers this change too
+                        self._queued = True
+                        self._start_refresh()
                 elif self._due is None:
                     due = self.clock.now_ms() + math.ceil(self.interval * 1000)
                     self._due = self.clock.call_at(due, self._start_refresh)
@@ -204,6 +207,7 @@ class LobbyFeed:
         task.add_done_callback(self._publishing.discard)
 
     async def _refresh_logged(self) -> None:
+        self._queued = False
         try:
             await self.refresh()
         except Exception:
