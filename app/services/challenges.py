@@ -102,8 +102,9 @@ class Terms:
         except EngineError as exc:
             raise ServiceError(exc.code, str(exc), 400) from None
         fen = None if self.fen is None else start_position(game, self.fen)
-        if self.rated and self.fen is not None:
-            # lichess: a game from a custom position cannot be rated.
+        if self.rated and fen is not None:
+            # lichess: a game from a custom position cannot be rated (the start given as a
+            # position is the start).
             raise ServiceError(
                 "challenge.rated_position", "a game from a position cannot be rated", 400
             )

@@ -278,15 +278,17 @@ def test_rated_searches_and_casual_ones_are_not_paired(
             assert games(fast) == []
 
 
-def test_a_seek_off_the_pools_is_a_lobby_seek_and_rated_is_refused_there(fast: TestClient):
+def test_a_seek_off_the_pools_is_a_lobby_seek_rated_or_not(fast: TestClient):
     alice = Account(fast, "alice")
     off = seek_body(increment=1)  # jungle 3+1: no pool
     with alice.stream("/api/board/seek", method="POST", json=off) as a:
         Lines(a).raw()
         assert [g["variant"] for g in fast.get("/api/lobby").json()["open"]] == ["jungle"]
-    assert_error(
-        alice.post("/api/board/seek", seek_body(increment=1, rated=True)), 400, "challenge.rated"
-    )
+    rated = seek_body(increment=1, rated=True)  # a rated lobby seek (docs/api.md)
+    with alice.stream("/api/board/seek", method="POST", json=rated) as a:
+        Lines(a).raw()
+        [seek] = fast.get("/api/lobby").json()["open"]
+        assert fast.get(f"/api/games/{seek['id']}").json()["game"]["rated"] is True
     coloured = seek_body(color="white")  # a pool's colours are drawn: a lobby seek
     with alice.stream("/api/board/seek", method="POST", json=coloured) as a:
         Lines(a).raw()

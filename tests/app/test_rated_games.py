@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import engine
 from app.api.botmodels import EventGameOut, LichessGameOut
 from app.identity import COOKIE, Identities
 from app.models import PlayerRating
@@ -160,6 +161,13 @@ def test_casual_games_show_accounts_ratings_but_never_change_them(client, pair) 
     assert "rating" not in seats[visitor.who.id]
 
 
+# A dobutsu position that is not the start (the start given as a position is the start).
+DOBUTSU = engine.get_game("dobutsu")
+AFTER_ONE_MOVE = DOBUTSU.to_text(
+    DOBUTSU.play(DOBUTSU.start(), DOBUTSU.legal_moves(DOBUTSU.start())[0])
+)
+
+
 def test_rated_challenges_open_challenges_and_seeks_need_accounts(client, pair) -> None:
     alice, bob = pair
     visitor = Player(client, "visitor")
@@ -188,7 +196,7 @@ def test_rated_challenges_open_challenges_and_seeks_need_accounts(client, pair) 
     assert_error(
         alice.post(
             "/api/board/seek",
-            {"variant": "dobutsu", "rated": True, "fen": "gle/1c1/1C1/ELG f -"},
+            {"variant": "dobutsu", "rated": True, "fen": AFTER_ONE_MOVE},
         ),
         400,
         "challenge.rated_position",
