@@ -44,7 +44,7 @@ def bot(server: Server, username: str) -> Any:
     """A BOT account's berserk client, as a bot author makes one."""
     token = account_token(server, username, BOT_SCOPES)
     client = berserk.Client(session=berserk.TokenSession(token), base_url=server.base)
-    client.account.upgrade_to_bot()
+    client.account.upgrade_to_bot()  # type: ignore[no-untyped-call]
     return client
 
 
