@@ -51,6 +51,16 @@ class CountOut(BaseModel):
     playing: int = Field(description="games being played now")
 
 
+class PerfOut(BaseModel):
+    """A rating in one game, as lichess's ``perfs`` (integers, as of now)."""
+
+    games: int = Field(description="rated games played in this game")
+    rating: int
+    rd: int = Field(description="the rating deviation, idle days applied")
+    prog: int = Field(description="the rating change over the last 12 rated games")
+    prov: bool | None = Field(default=None, description="true while provisional (RD > 110)")
+
+
 class PlayerOut(BaseModel):
     id: str
     name: str

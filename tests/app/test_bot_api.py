@@ -530,7 +530,7 @@ def test_seek_refusals(client):
     assert_error(alice.post("/api/board/seek", {"variant": "draughts"}), 400, "game.unknown")
     assert_error(
         alice.post(
-            "/api/board/seek", {"variant": "yote", "rated": True, "fen": "5/5/5/5/5 f 12 12"}
+            "/api/board/seek", {"variant": "yote", "rated": True, "fen": "6/6/6/6/S5 s 11 12 - - 0"}
         ),
         400,
         "challenge.rated_position",

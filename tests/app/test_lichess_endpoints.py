@@ -98,7 +98,8 @@ def test_now_playing_lists_the_games_in_play_with_my_turn_first(client):
     assert [g["gameId"] for g in playing] == [waiting, theirs]
     first = playing[0]
     assert first["fullId"] == waiting and first["color"] == "white" and first["isMyTurn"]
-    assert first["opponent"] == {"id": bob.id, "username": "bob", "title": None}
+    # a new account's rating as of the game's start (lichess's opponent.rating)
+    assert first["opponent"] == {"id": bob.id, "username": "bob", "title": None, "rating": 1500}
     assert first["status"] == {"id": 20, "name": "started"}
     assert first["variant"] == {"key": "dobutsu", "name": "Dōbutsu shōgi"}
     assert first["source"] == "friend" and first["rated"] is False and first["lastMove"] == ""
@@ -217,9 +218,14 @@ def test_game_export_as_lichess_json(client):
     assert data["variant"] == "dobutsu" and data["perf"] == "dobutsu"
     assert data["speed"] == "blitz" and data["status"] == "mate" and data["winner"] == "white"
     assert data["source"] == "friend"
+    # ratings as of the game's start, new and so provisional; a casual game: no ratingDiff
     assert data["players"] == {
-        "white": {"user": {"name": "alice", "id": alice.id}},
-        "black": {"user": {"name": "robot", "id": robot.id, "title": "BOT"}},
+        "white": {"user": {"name": "alice", "id": alice.id}, "rating": 1500, "provisional": True},
+        "black": {
+            "user": {"name": "robot", "id": robot.id, "title": "BOT"},
+            "rating": 1500,
+            "provisional": True,
+        },
     }
     assert data["moves"] == " ".join(MATE)
     assert data["clock"] == {"initial": 180, "increment": 2, "totalTime": 260}

@@ -16,13 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from ...identity import COOKIE, MAX_AGE, Identities
 from ...models import ApiToken, Player
 from ...ratings.reading import perfs_json
-from ...schemas import ErrorOut, PlayerOut
+from ...schemas import ErrorOut, PerfOut, PlayerOut
 from ...services.accounts import MAX_DESCRIPTION, RESERVED_PREFIX, SCOPES
 from ...services.errors import ServiceError
 from ..auth import Caller, account_caller, caller, client_ip, require_account, resolve
 from ..bodies import form_or_json, read_body
 from ..deps import ServicesDep
-from .users import PerfOut
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 ERRORS: dict[int | str, dict[str, Any]] = {

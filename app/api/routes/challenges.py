@@ -45,8 +45,8 @@ from ..botmodels import (
 from ..callers import board_player, limit
 from ..deps import Services, ServicesDep
 from ..gamestream import detach
+from ..poolseek import open_pool_seek, seek_pool, wait_in_pool
 from ..responses import NDJSONResponse, base_url, errors, json_errors, ndjson
-from . import pools
 
 router = APIRouter(prefix="/api", tags=["challenges"])
 Reader = Annotated[Caller, Depends(caller("challenge:read"))]
@@ -385,14 +385,12 @@ async def seek(
         byoyomi=body.byoyomi,
         periods=body.periods,
     ).checked()
-    pool = pools.seek_pool(terms)
+    pool = seek_pool(terms)
     if pool is not None:  # quick pairing: the request holds a pool entry until paired
         limit(services, "challenge", who, request)
-        holder = await pools.open_pool_seek(
-            services, who.identity, pool, body.rated, body.ratingRange
-        )
+        holder = await open_pool_seek(services, who.identity, pool, body.rated, body.ratingRange)
         return NDJSONResponse(
-            pools.wait_in_pool(services, holder), background=BackgroundTask(holder.close)
+            wait_in_pool(services, holder), background=BackgroundTask(holder.close)
         )
     terms = dataclasses.replace(terms, rated=body.rated).checked()
     limit(services, "challenge", who, request)

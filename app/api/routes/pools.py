@@ -1,27 +1,17 @@
-"""Quick pairing over HTTP: the list of pools (``GET /api/pools``) and the board seek's way
-into them (``POST /api/board/seek`` with a pool's game and clock: challenges.py ``seek``)."""
+"""Quick pairing over HTTP: the list of pools (``GET /api/pools``). The board seek's way into
+them is app/api/poolseek.py."""
 
 from __future__ import annotations
-
-import re
-from collections.abc import AsyncIterator
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 import engine
 
-from ...domain.players import Identity
-from ...matchmaking.holder import Holder
-from ...matchmaking.pools import POOLS, Pool, pool_of
-from ...services.challenges import Terms
-from ...services.errors import ServiceError
-from ...services.streams import KEEPALIVE, line
-from ..deps import Services, ServicesDep
-from ..gamestream import detach
+from ...matchmaking.pools import POOLS
+from ..deps import ServicesDep
 
 router = APIRouter(prefix="/api", tags=["games"])
-RANGE = re.compile(r"^\s*(\d{1,4})\s*-\s*(\d{1,4})\s*$")
 
 
 class PoolOut(BaseModel):
@@ -48,52 +38,3 @@ async def pools(services: ServicesDep) -> list[PoolOut]:
         )
         for p in POOLS
     ]
-
-
-def seek_pool(terms: Terms) -> Pool | None:
-    """The pool a board seek with these (checked) terms goes into: a pool's game and clock,
-    its standard rules and start, a random colour; None: an ordinary lobby seek."""
-    if terms.days is not None or terms.fen is not None or terms.color != "random":
-        return None
-    found = pool_of(terms.variant, terms.clock_ms, terms.increment * 1000)
-    if found is None or terms.rules != found.rules:
-        return None
-    return found
-
-
-def rating_range(text: str | None) -> tuple[int, int] | None:
-    """lichess's ``ratingRange`` (``1500-1800``); None if not given."""
-    if text is None or not text.strip():
-        return None
-    found = RANGE.match(text)
-    if found is None or int(found[1]) > int(found[2]):
-        raise ServiceError(
-            "request.invalid", f"ratingRange must be low-high, such as 1500-1800, not {text!r}"
-        )
-    return int(found[1]), int(found[2])
-
-
-async def open_pool_seek(
-    services: Services, who: Identity, pool: Pool, rated: bool, rating: str | None
-) -> Holder:
-    return await Holder.open(
-        services.pools, who, pool.id, rated=rated, rating_range=rating_range(rating)
-    )
-
-
-async def wait_in_pool(services: Services, holder: Holder) -> AsyncIterator[bytes]:
-    """The seek's lines: keep-alives while waiting, then ``{"id": gameId}`` once paired.
-    The request's end (the client closing it) takes the entry out of the pool."""
-    keepalive = services.settings.keepalive_seconds
-    try:
-        while True:
-            outcome = await holder.next(keepalive)
-            if outcome is None:
-                yield KEEPALIVE
-            elif outcome.game_id is not None:
-                yield line({"id": outcome.game_id})
-                return
-            elif outcome.gone:
-                return  # replaced by another search of the player's, or the server stops
-    finally:
-        detach(holder.close())

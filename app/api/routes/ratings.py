@@ -14,8 +14,8 @@ import engine
 from ...ratings import reading
 from ...services.errors import ServiceError
 from ..deps import ServicesDep
+from ..lookups import account_by_name
 from ..responses import errors
-from .users import account_by_name
 
 router = APIRouter(tags=["users"])
 

@@ -18,14 +18,15 @@ from sqlalchemy import or_, select
 from ...domain.enums import GameStatus
 from ...models import Game, Player
 from ...ratings.reading import perfs_json
-from ...schemas import CountOut
+from ...schemas import CountOut, PerfOut
 from ...services import exports, playerstats
 from ...services.errors import ServiceError
 from ...services.streams import event_game, load_players
 from ..auth import Caller, account_caller, caller
 from ..botmodels import EventGameOut, LichessGameOut
-from ..deps import Services, ServicesDep
+from ..deps import ServicesDep
 from ..lists import read_list, text_body
+from ..lookups import account_by_name
 from ..responses import TEXT_RECORD, PGNResponse, base_url, errors, wants
 
 router = APIRouter(tags=["users"])
@@ -40,16 +41,6 @@ LANGUAGE = "en-US"
 
 
 # ---- models --------------------------------------------------------------------------------
-class PerfOut(BaseModel):
-    """A rating in one game, as lichess's ``perfs`` (integers, as of now)."""
-
-    games: int = Field(description="rated games played in this game")
-    rating: int
-    rd: int = Field(description="the rating deviation, idle days applied")
-    prog: int = Field(description="the rating change over the last 12 rated games")
-    prov: bool | None = Field(default=None, description="true while provisional (RD > 110)")
-
-
 class TokenTestOut(BaseModel):
     userId: str = Field(description="the account's id (GET /api/account)")
     scopes: str = Field(description="comma-separated, as lichess")
@@ -101,13 +92,6 @@ def user_json(player: Player) -> dict[str, Any]:
     if player.title:
         data["title"] = player.title
     return data
-
-
-async def account_by_name(services: Services, username: str) -> Player:
-    player = await services.accounts.by_username(username) if len(username) <= 20 else None
-    if player is None or player.username is None:
-        raise ServiceError("user.not_found", f"no user {username!r}", 404)
-    return player
 
 
 # ---- routes ---------------------------------------------------------------------------------
