@@ -3,7 +3,6 @@ into them (``POST /api/board/seek`` with a pool's game and clock: challenges.py 
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator
 
 from fastapi import APIRouter
@@ -14,14 +13,13 @@ import engine
 from ...domain.players import Identity
 from ...matchmaking.holder import Holder
 from ...matchmaking.pools import POOLS, Pool, pool_of
+from ...services import seekrange
 from ...services.challenges import Terms
-from ...services.errors import ServiceError
 from ...services.streams import KEEPALIVE, line
 from ..deps import Services, ServicesDep
 from ..gamestream import detach
 
 router = APIRouter(prefix="/api", tags=["games"])
-RANGE = re.compile(r"^\s*(\d{1,4})\s*-\s*(\d{1,4})\s*$")
 
 
 class PoolOut(BaseModel):
@@ -61,23 +59,11 @@ def seek_pool(terms: Terms) -> Pool | None:
     return found
 
 
-def rating_range(text: str | None) -> tuple[int, int] | None:
-    """lichess's ``ratingRange`` (``1500-1800``); None if not given."""
-    if text is None or not text.strip():
-        return None
-    found = RANGE.match(text)
-    if found is None or int(found[1]) > int(found[2]):
-        raise ServiceError(
-            "request.invalid", f"ratingRange must be low-high, such as 1500-1800, not {text!r}"
-        )
-    return int(found[1]), int(found[2])
-
-
 async def open_pool_seek(
     services: Services, who: Identity, pool: Pool, rated: bool, rating: str | None
 ) -> Holder:
     return await Holder.open(
-        services.pools, who, pool.id, rated=rated, rating_range=rating_range(rating)
+        services.pools, who, pool.id, rated=rated, rating_range=seekrange.parse(rating)
     )
 
 
