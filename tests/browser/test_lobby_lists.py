@@ -80,7 +80,8 @@ def test_the_filter_hides_a_game_from_both_lists_and_is_kept(new_context):
 
 
 def test_ones_own_live_game_is_resume_and_anothers_is_watch(new_context):
-    first = _lobby(new_context)
+    # No lobby page open while the seek is joined: a creator's page would go to the game.
+    first = new_context(locale="en-GB").new_page()
     made = first.request.post("/api/games", data={"variant": "dobutsu", "color": "first"})
     game_id = made.json()["id"]
     second = new_context().new_page()
