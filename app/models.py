@@ -108,6 +108,10 @@ class Game(Base):
     # A public game waiting for its opponent whose creator has no page open: since when it is
     # hidden from the lobby (None: shown). Cancelled past the grace (app/services/seeks.py).
     seek_away_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    # A seek's rating range: the joiner's rating in this game must be within it (an
+    # anonymous joiner counts as 1500; docs/decisions.md). None: anyone (migration 0013).
+    rating_min: Mapped[int | None] = mapped_column(Integer, default=None)
+    rating_max: Mapped[int | None] = mapped_column(Integer, default=None)
 
     # The move pipeline never writes games through the ORM: services/rows.py updates a game
     # only if every column still holds what was read (compare-and-set). Should an ORM UPDATE of

@@ -38,6 +38,11 @@ class CreateGameIn(BaseModel):
     rated: bool = Field(
         default=False, description="changes both players' ratings: accounts only (both seats)"
     )
+    ratingRange: str | None = Field(
+        default=None,
+        description='public games: the joiners\' ratings accepted, "low-high" as lichess'
+        ' (e.g. "1500-1800"); an anonymous joiner counts as 1500',
+    )
 
 
 class CountOut(BaseModel):

@@ -126,8 +126,8 @@ class SeekIn(Strict):
     fen: str | None = FEN_FIELD
     ratingRange: str | None = Field(
         default=None,
-        description="low-high (1500-1800): the opponents' ratings accepted in a quick-pairing"
-        " pool; ignored otherwise",
+        description="low-high (1500-1800): the opponents' ratings accepted (in a quick-pairing"
+        " pool, and by the open game taken or left waiting; an anonymous player counts as 1500)",
     )
 
 

@@ -4,19 +4,16 @@ the lines the seek's stream says while it waits."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator
 
 from ..domain.players import Identity
 from ..matchmaking.holder import Holder
 from ..matchmaking.pools import Pool, pool_of
+from ..services import seekrange
 from ..services.challenges import Terms
-from ..services.errors import ServiceError
 from ..services.streams import KEEPALIVE, line
 from .deps import Services
 from .gamestream import detach
-
-RANGE = re.compile(r"^\s*(\d{1,4})\s*-\s*(\d{1,4})\s*$")
 
 
 def seek_pool(terms: Terms) -> Pool | None:
@@ -30,24 +27,12 @@ def seek_pool(terms: Terms) -> Pool | None:
     return found
 
 
-def rating_range(text: str | None) -> tuple[int, int] | None:
-    """lichess's ``ratingRange`` (``1500-1800``); None if not given."""
-    if text is None or not text.strip():
-        return None
-    found = RANGE.match(text)
-    if found is None or int(found[1]) > int(found[2]):
-        raise ServiceError(
-            "request.invalid", f"ratingRange must be low-high, such as 1500-1800, not {text!r}"
-        )
-    return int(found[1]), int(found[2])
-
-
 async def open_pool_seek(
     services: Services, who: Identity, pool: Pool, rated: bool, rating: str | None
 ) -> Holder:
     """The seeker's entry in the pool, held by the seek's request."""
     return await Holder.open(
-        services.pools, who, pool.id, rated=rated, rating_range=rating_range(rating)
+        services.pools, who, pool.id, rated=rated, rating_range=seekrange.parse(rating)
     )
 
 

@@ -27,8 +27,9 @@ from engine import EngineError
 from ..core.config import Settings
 from ..domain.enums import ChallengeStatus, GameStatus
 from ..models import Challenge, Game, Player
+from ..ratings.reading import at_start
 from ..realtime.hub import LocalHub
-from . import timecontrol
+from . import seekrange, timecontrol
 from .accounts import AccountService
 from .errors import ServiceError
 from .games import (
@@ -618,8 +619,11 @@ class ChallengeService:
         return challenge
 
     # ---- seeks ---------------------------------------------------------------------------
-    async def pair(self, who: Identity, terms: Terms) -> Game | None:
-        """Take the seat of the oldest compatible open public game, if there is one."""
+    async def pair(
+        self, who: Identity, terms: Terms, rating_range: tuple[int, int] | None = None
+    ) -> Game | None:
+        """Take the seat of the oldest compatible open public game, if there is one: one
+        whose range accepts this player and whose creator is within ``rating_range``."""
         await self.require_account(who, terms)
         clock_ms = terms.clock_ms
         conditions = [
@@ -650,9 +654,19 @@ class ChallengeService:
         async with self.sessions() as session:
             stmt = select(Game).where(*conditions).order_by(Game.created_ms, Game.id).limit(50)
             candidates = list((await session.execute(stmt)).scalars())
+        ratings = await at_start(
+            self.sessions,
+            terms.variant,
+            [who.id, *(g.creator_id for g in candidates)],
+            self.games.now(),
+        )
         for game in candidates:
             if dict(game.rules) != terms.rules:
                 continue  # rules are JSON: compared here (50 open games of one clock is plenty)
+            if not seekrange.accepts(game, ratings.get(who.id)):
+                continue  # its range excludes this player
+            if not seekrange.within(rating_range, ratings.get(game.creator_id)):
+                continue  # its creator is outside this player's range
             try:
                 return await self.games.join(who, game_id=game.id)
             except ServiceError as exc:
@@ -661,7 +675,9 @@ class ChallengeService:
                 continue  # taken meanwhile by someone else: try the next
         return None
 
-    async def seek(self, who: Identity, terms: Terms) -> Game:
+    async def seek(
+        self, who: Identity, terms: Terms, rating_range: tuple[int, int] | None = None
+    ) -> Game:
         """A public open game in the lobby, waiting for an opponent (nothing to pair with)."""
         await self.require_account(who, terms)
         color = "random" if terms.color == "random" else SIDE[terms.color]
@@ -679,5 +695,6 @@ class ChallengeService:
                 byoyomi=terms.byoyomi,
                 periods=terms.periods,
                 days=terms.days,
+                rating_range=rating_range,
             ),
         )

@@ -1,20 +1,21 @@
-// The lobby: choose a game (its board, a line about it, its rules), create a game, see
-// open public games (join) and live games (watch), live; or play a computer opponent.
+// The lobby: choose a game (its board, a line about it, its rules), create a game (an
+// account's with a rating range), see open public games (join, or cancel one's own) and live
+// games (watch, or resume one's own), live and filtered by game; or play a computer opponent.
 
-import { api } from "./api.js";
+import { api, request } from "./api.js";
 import { Board } from "./board.js";
 import { BotPanel } from "./bots.js";
 import { onLanguage, setupChrome } from "./chrome.js";
 import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
-import { nextLists } from "./lobbylists.js";
+import { ANONYMOUS_RATING, hiddenGames, keepHiddenGames, nextLists, rangeText } from "./lobbylists.js";
+import { renderFilter, renderLive, renderOpen } from "./lobbyview.js";
 import { PoolGrid } from "./pools.js";
 import { goToGame } from "./site.js";
 import { Socket } from "./socket.js";
 import { readTimeControl, showTimeFields } from "./timecontrol.js";
 import {
-  clockText, describeRules, optionAbout, optionLabel, optionValueLabel, variantBlurb,
-  variantName,
+  optionAbout, optionLabel, optionValueLabel, variantBlurb, variantName,
 } from "./variant.js";
 import { connectionText } from "./words.js";
 
@@ -26,6 +27,8 @@ let lists = null; // {v, open, live}: the whole lists, then each change applied
 let connection = "connecting";
 let bots = null;
 let pools = null;
+let myPerfs = null; // an account's perfs (GET /api/user/{username}), by game
+const hidden = hiddenGames(); // the games the filter hides
 
 function selectedVariant() {
   const id = form.elements.variant ? form.elements.variant.value : null;
@@ -116,13 +119,22 @@ function choices() {
     showCreateError(t("lobby.clockError"));
     return null;
   }
-  return {
+  const chosen = {
     variant,
     rules,
     ...time,
     color: form.elements.color.value,
     public: form.elements.public.checked,
   };
+  if (me && me.username && chosen.public) {
+    const range = rangeText(form.elements.rangeLow.value, form.elements.rangeHigh.value);
+    if (range === null) {
+      showCreateError(t("lobby.rangeError"));
+      return null;
+    }
+    if (range) chosen.ratingRange = range;
+  }
+  return chosen;
 }
 
 async function create(event) {
@@ -141,49 +153,29 @@ async function create(event) {
   }
 }
 
-function nameOf(id) {
-  const v = variants.find((x) => x.id === id);
-  return v ? variantName(v) : id;
+// The viewer's rating in a game: an account's (its perfs, 1500 before a rated game), an
+// anonymous player's counting as 1500 (docs/decisions.md).
+function ratingOf(variant) {
+  const perf = myPerfs && myPerfs[variant];
+  return perf ? perf.rating : ANONYMOUS_RATING;
 }
-
-function gameCell(item) {
-  const v = variants.find((x) => x.id === item.variant);
-  const rules = describeRules(v, item.rules);
-  return html`<span class="variant-name">${nameOf(item.variant)}</span>
-    <span class="note">${clockText(item.clock, item.days)}${rules ? ` · ${rules}` : ""}</span>`;
-}
-
-const PLAYS = { random: "lobby.playsRandom", first: "lobby.playsFirst", second: "lobby.playsSecond" };
 
 function renderLists() {
+  renderFilter($("game-filter"), variants, hidden);
   if (!lists) return;
-  const open = lists.open || [];
-  const live = lists.live || [];
-  render(
-    $("open-games"),
-    open.length
-      ? html`<ul class="game-list">${open.map(
-          (g) => html`<li>
-            <div>${gameCell(g)}<br><span class="who">${g.creator}</span>
-              <span class="note">${t(PLAYS[g.color] || "lobby.playsRandom")}</span></div>
-            <button type="button" class="primary" data-join="${g.id}">${
-              me && (g.creatorId ? g.creatorId === me.id : g.creator === me.name)
-                ? t("lobby.openOwn") : t("lobby.join")
-            }</button></li>`,
-        )}</ul>`
-      : html`<p class="note">${t("lobby.noOpen")}</p>`,
-  );
-  render(
-    $("live-games"),
-    live.length
-      ? html`<ul class="game-list">${live.map(
-          (g) => html`<li>
-            <div>${gameCell(g)}<br><span class="who">${g.first}</span>
-              <span class="note">${t("lobby.vs")}</span> <span class="who">${g.second}</span></div>
-            <a class="button" href="/game/${encodeURIComponent(g.id)}">${t("lobby.watch")}</a></li>`,
-        )}</ul>`
-      : html`<p class="note">${t("lobby.noLive")}</p>`,
-  );
+  const ctx = { variants, meId: me && me.id, ratingOf, hidden };
+  renderOpen($("open-games"), lists.open || [], ctx);
+  renderLive($("live-games"), lists.live || [], ctx);
+}
+
+async function cancel(id, button) {
+  button.disabled = true;
+  try {
+    await api.cancel(id); // the lobby socket removes it from the list
+  } catch (err) {
+    button.disabled = false;
+    alertInList(errorText(err));
+  }
 }
 
 async function join(id, button) {
@@ -247,6 +239,16 @@ async function main() {
   $("open-games").addEventListener("click", (event) => {
     const button = event.target.closest("[data-join]");
     if (button) join(button.dataset.join, button);
+    const own = event.target.closest("[data-cancel]");
+    if (own) cancel(own.dataset.cancel, own);
+  });
+  $("game-filter").addEventListener("change", (event) => {
+    const box = event.target.closest("[data-filter]");
+    if (!box) return;
+    if (box.checked) hidden.delete(box.dataset.filter);
+    else hidden.add(box.dataset.filter);
+    keepHiddenGames(hidden);
+    renderLists();
   });
   try {
     [variants, me] = await Promise.all([api.variants(), api.me()]);
@@ -255,7 +257,16 @@ async function main() {
     return;
   }
   $("me").textContent = t("lobby.you", { name: me.name });
+  if (me.username) {
+    $("range-fields").hidden = false; // a range is for accounts' seeks
+    try {
+      myPerfs = (await request(`/api/user/${encodeURIComponent(me.username)}`)).perfs || {};
+    } catch {
+      myPerfs = {}; // counted as 1500 everywhere: the server still checks the range
+    }
+  }
   renderVariants();
+  renderLists();
   clockFieldsShown();
   bots = new BotPanel($("bots"), { variants, choices, selected: selectedVariant });
   bots.load();

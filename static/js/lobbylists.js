@@ -23,3 +23,53 @@ export function nextLists(lists, message) {
     live: applyDiff(lists.live, message.live),
   };
 }
+
+// ---- what the viewer sees of an entry ------------------------------------------------------
+// An anonymous player counts as 1500 against a seek's rating range (docs/decisions.md).
+export const ANONYMOUS_RATING = 1500;
+const HIDDEN_KEY = "kodama.lobby.hiddenGames";
+
+// What an open entry offers the viewer: "own" (theirs: cancel), "join", or "outOfRange"
+// (its range excludes the viewer's rating in that game: shown disabled, with why).
+export function seekOffer(entry, meId, ratingOf) {
+  if (entry.creatorId === meId) return "own";
+  const range = entry.ratingRange;
+  if (range) {
+    const rating = ratingOf(entry.variant);
+    if (rating < range[0] || rating > range[1]) return "outOfRange";
+  }
+  return "join";
+}
+
+// Whether a live entry is one of the viewer's own games (Resume, not Watch).
+export function isOwnGame(entry, meId) {
+  return Boolean(meId) && (entry.firstId === meId || entry.secondId === meId);
+}
+
+// The games the viewer chose not to see (kept in this browser).
+export function hiddenGames() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(HIDDEN_KEY) || "[]");
+    return new Set(Array.isArray(stored) ? stored : []);
+  } catch {
+    return new Set();
+  }
+}
+
+export function keepHiddenGames(hidden) {
+  try {
+    localStorage.setItem(HIDDEN_KEY, JSON.stringify([...hidden]));
+  } catch {
+    // storage refused (private mode): the filter holds for this page only
+  }
+}
+
+// The form's range ("low-high" as POST /api/games takes it), "" for none, or null if the
+// two numbers do not make one.
+export function rangeText(low, high) {
+  if (low === "" && high === "") return "";
+  const lo = low === "" ? 0 : Number(low);
+  const hi = high === "" ? 9999 : Number(high);
+  if (!Number.isInteger(lo) || !Number.isInteger(hi) || lo < 0 || hi > 9999 || lo > hi) return null;
+  return `${lo}-${hi}`;
+}

@@ -156,7 +156,10 @@ ENGLISH_ONLY_JS = """async () => {
     .replace(/\\{\\w+\\}/g, ' ').match(/[a-zà-ÿœ']{4,}/g));
   const en = new Set([...words(DICTIONARIES.ui.en), ...words(DICTIONARIES.game.en)]);
   const fr = new Set([...words(DICTIONARIES.ui.fr), ...words(DICTIONARIES.game.fr)]);
-  const both = ['long'];  // English words French uses too ("le long de")
+  // English words French uses too ("le long de"); and "anonymous", the lists' text for an
+  // anonymous creator, is also in the server's generated player names ("Anonymous 4F2A"):
+  // data, not the page's words.
+  const both = ['long', 'anonymous'];
   const englishOnly = [...en].filter(w => !fr.has(w) && !both.includes(w));
   const shown = [document.body.innerText, document.title,
     ...[...document.querySelectorAll('[aria-label], [title]')].flatMap(

@@ -21,6 +21,7 @@ from starlette.background import BackgroundTask
 
 from ...domain.enums import ChallengeStatus, GameStatus
 from ...realtime.hub import CLOSING, RESYNC
+from ...services import seekrange
 from ...services.builtin import PREFIX
 from ...services.challenges import AI_LEVELS, MAX_LIMIT_SECONDS, Terms, game_json
 from ...services.errors import ServiceError
@@ -394,12 +395,13 @@ async def seek(
         )
     terms = dataclasses.replace(terms, rated=body.rated).checked()
     limit(services, "challenge", who, request)
-    paired = await services.challenges.pair(who.identity, terms)
+    wanted = seekrange.parse(body.ratingRange)
+    paired = await services.challenges.pair(who.identity, terms, wanted)
     if paired is not None:
         return NDJSONResponse(one_line({"id": paired.id}))
     address = client_ip(request)
     await services.open_games.check(address)
-    game = await services.challenges.seek(who.identity, terms)
+    game = await services.challenges.seek(who.identity, terms, wanted)
     services.open_games.add(address, game.id)
     return NDJSONResponse(
         wait_for_opponent(services, who.identity, game.id),

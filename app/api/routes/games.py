@@ -18,7 +18,7 @@ from ...schemas import (
     LobbyOut,
     PlayerOut,
 )
-from ...services import playerstats
+from ...services import playerstats, seekrange
 from ...services.games import NewGame
 from ..auth import Caller, caller, client_ip
 from ..deps import CurrentPlayer, ServicesDep
@@ -78,6 +78,7 @@ async def create_game(
             color=body.color,
             public=body.public,
             rated=body.rated,
+            rating_range=seekrange.parse(body.ratingRange),
         ),
     )
     if body.public:

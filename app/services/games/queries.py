@@ -9,12 +9,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ...domain.enums import GameStatus
 from ...models import Game, Player
+from ...ratings.glicko2 import Rating
+from ...ratings.reading import read_at_start
+from .. import seekrange
 
 
 async def lobby(
-    sessions: async_sessionmaker[AsyncSession], limit: int = 100
+    sessions: async_sessionmaker[AsyncSession], now_ms: int, limit: int = 100
 ) -> dict[str, list[dict[str, Any]]]:
-    """The lobby's lists: public games waiting for an opponent, and public live games."""
+    """The lobby's lists: public games waiting for an opponent, and public live games. An
+    open game's creator's rating in its game is as of ``now_ms`` (idle days applied)."""
     async with sessions() as session:
         open_games = list(
             (
@@ -47,6 +51,11 @@ async def lobby(
             p.id: p.name
             for p in (await session.execute(select(Player).where(Player.id.in_(ids)))).scalars()
         }
+        ratings: dict[tuple[str, str], Rating] = {}
+        for variant in {g.variant for g in open_games}:
+            creators = [g.creator_id for g in open_games if g.variant == variant]
+            found = await read_at_start(session, variant, creators, now_ms)
+            ratings.update({(variant, pid): r for pid, r in found.items()})
 
     def summary(game: Game) -> dict[str, Any]:
         return {
@@ -62,7 +71,14 @@ async def lobby(
                 "periods": game.clock_periods,
             },
             "days": game.days,
+            "rated": game.rated,
         }
+
+    def creator_rating(game: Game) -> dict[str, Any] | None:
+        found = ratings.get((game.variant, game.creator_id))
+        if found is None:
+            return None  # anonymous
+        return {"rating": round(found.rating), "provisional": found.provisional}
 
     return {
         "open": [
@@ -71,6 +87,8 @@ async def lobby(
                 "creator": names.get(g.creator_id, "?"),
                 "creatorId": g.creator_id,
                 "color": g.creator_color,
+                "creatorRating": creator_rating(g),
+                "ratingRange": None if (span := seekrange.of(g)) is None else list(span),
             }
             for g in open_games
         ],
@@ -79,6 +97,8 @@ async def lobby(
                 **summary(g),
                 "first": names.get(g.first_id or "", "?"),
                 "second": names.get(g.second_id or "", "?"),
+                "firstId": g.first_id,
+                "secondId": g.second_id,
             }
             for g in live_games
         ],

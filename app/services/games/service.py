@@ -120,6 +120,7 @@ class NewGame:
     byoyomi: int = 0  # byo-yomi: a period, seconds (0: not byo-yomi)
     periods: int = 0  # byo-yomi: how many periods
     days: int | None = None  # correspondence: days per move (then no minutes)
+    rating_range: tuple[int, int] | None = None  # the joiners' ratings accepted (None: any)
 
 
 class GameService:
@@ -455,6 +456,13 @@ class GameService:
             if not await at_start(self.sessions, new.variant, [who.id], self.now()):
                 raise rated_needs_account("only an account can create a rated game")
             game.rated = True
+        if new.rating_range is not None:
+            if not new.public:
+                raise ServiceError(
+                    "request.invalid",
+                    "a rating range is for a public game (an invite names its opponent)",
+                )
+            game.rating_min, game.rating_max = new.rating_range
         events: list[GameEvent] = [GameCreated(game.id, 0, who.id, new.public)]
         if new.color != "random":
             events.append(SeatTaken(game.id, 0, Side(new.color), who.id))
@@ -657,7 +665,7 @@ class GameService:
 
     # ---- lists ---------------------------------------------------------------------------
     async def lobby(self, limit: int = 100) -> dict[str, list[dict[str, Any]]]:
-        return await queries.lobby(self.sessions, limit)
+        return await queries.lobby(self.sessions, self.now(), limit)
 
     async def expire_open_games(self) -> int:
         """Withdraw games whose free seat nobody took within ``open_game_hours``."""

@@ -33,7 +33,7 @@ from ...domain.players import Identity
 from ...models import Game
 from ...ratings.glicko2 import Rating
 from ...ratings.reading import seat_columns
-from .. import clock
+from .. import clock, seekrange
 from ..errors import ServiceError
 from .rules import Positions, has_moved, replay, rules_of, start_of, status_of
 
@@ -167,6 +167,8 @@ class Transitions:
                 "this game's creator has no page of Kodama open: it waits for them to come back",
                 409,
             )
+        if not by_invite:  # an invite link names its opponent: the range is the lobby's
+            seekrange.check(game, ratings.get(who.id))
         color = game.creator_color
         if color == "random":
             color = secrets.choice(tuple(Side))  # the rules: the first player is drawn at random
