@@ -93,7 +93,12 @@ def test_the_bot_api_shows_account_ids_as_lowercased_usernames(client: TestClien
     assert (full["white"]["id"], full["black"]["id"]) in {("alice", "robot"), ("robot", "alice")}
     with alice.stream("/api/stream/event") as response:
         start = Lines(response).next("gameStart")
-    assert start["game"]["opponent"] == {"id": "robot", "username": "RoboT", "title": "BOT"}
+    assert start["game"]["opponent"] == {
+        "id": "robot",
+        "username": "RoboT",
+        "title": "BOT",
+        "rating": 1500,  # an account's rating in this game as of the start
+    }
 
 
 @pytest.mark.parametrize("username", ["0123456789abcdef", "ABCDEF0123456789"])

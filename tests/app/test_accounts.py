@@ -319,7 +319,7 @@ def test_login_makes_the_browser_the_account(web: TestClient):
     assert "httponly" in header and "samesite=lax" in header
     assert browser.me() == {"id": created["id"], "name": "Alice", "username": "Alice"}
     assert browser.me()["id"] != anonymous["id"]
-    assert browser.get("/api/account").json() == created
+    assert browser.get("/api/account").json() == {**created, "perfs": {}}  # no rated game yet
     # The cookie names the account: signed, so nobody can make one for another account.
     assert Identities(SECRET).read(browser.cookie) is not None
 
@@ -442,7 +442,12 @@ def test_an_account_plays_under_its_username_and_anonymous_games_stay_anonymous(
     bob = Anonymous(web, "bob")
     assert bob.post(f"/api/invite/{invite_token(new)}").status_code == 200
     game = web.get(f"/api/games/{new['id']}").json()["game"]
-    assert game["players"]["first"] == {"id": created["id"], "name": "Alice"}
+    assert game["players"]["first"] == {
+        "id": created["id"],
+        "name": "Alice",
+        "rating": 1500,  # an account's rating as of the start, in casual games too
+        "provisional": True,
+    }
     old_game = web.get(f"/api/games/{old['id']}").json()["game"]
     assert old_game["players"]["creator"] == {"id": anonymous["id"], "name": anonymous["name"]}
 

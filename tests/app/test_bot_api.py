@@ -70,8 +70,10 @@ def test_a_whole_game_through_the_api_with_both_streams(fast):
         assert full["type"] == "gameFull" and full["id"] == game_id
         assert full["variant"] == {"key": "dobutsu", "name": "Dōbutsu shōgi"}
         assert full["clock"] == {"initial": 300_000, "increment": 3000}
-        assert full["white"] == {"id": alice.id, "name": "alice", "title": None}
-        assert full["black"] == {"id": robot.id, "name": "robot", "title": "BOT"}
+        # Accounts: their rating as of the start, provisional (lichess's shape).
+        new = {"rating": 1500, "provisional": True}
+        assert full["white"] == {"id": alice.id, "name": "alice", "title": None, **new}
+        assert full["black"] == {"id": robot.id, "name": "robot", "title": "BOT", **new}
         assert full["initialFen"] == "gle/1c1/1C1/ELG f -"
         assert full["rules"] == {"ruleset": "dobutsu"}
         assert full["rated"] is False and full["speed"] == "blitz"
@@ -131,7 +133,12 @@ def test_the_event_stream_tells_of_games_starting_and_finishing(fast):
         events = Lines(r)
         first = check(GameEvent, events.next("gameStart"))
         assert first["game"]["id"] == ongoing and first["game"]["color"] == "black"
-        assert first["game"]["opponent"] == {"id": alice.id, "username": "alice", "title": None}
+        assert first["game"]["opponent"] == {
+            "id": alice.id,
+            "username": "alice",
+            "title": None,
+            "rating": 1500,
+        }
         assert first["game"]["isMyTurn"] is False
         game_id = start(alice, robot, color="black")
         event = check(GameEvent, events.next("gameStart"))

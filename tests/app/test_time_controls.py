@@ -188,6 +188,14 @@ def test_a_seek_with_byoyomi_pairs_only_with_the_same_clock(make_client: Any) ->
 
 
 # ---- correspondence ----------------------------------------------------------------------
+def pass_time(clock: ManualClock, ms: int) -> None:
+    """``ms`` pass, the last second of them run: the server's every-second loops (presence,
+    pools, seeks) run once for the hours skipped, as for a server too busy to run them, and
+    what fell due in them (a deadline) runs then, late, judged by the time."""
+    clock.jump(max(0, ms - 1000))
+    clock.advance(min(ms, 1000))
+
+
 def test_correspondence_days_run_from_the_start_and_a_late_first_move_is_no_start(
     client: TestClient, clock: ManualClock
 ) -> None:
@@ -196,9 +204,9 @@ def test_correspondence_days_run_from_the_start_and_a_late_first_move_is_no_star
     game = state(client, game_id)
     assert game["daysPerTurn"] == 1 and game["clock"] is None
     assert game["deadline"] == game["startedAt"] + DAY
-    clock.advance(3_600_000)  # an hour: no first-move deadline of seconds here
+    pass_time(clock, 3_600_000)  # an hour: no first-move deadline of seconds here
     assert state(client, game_id)["status"] == "started"
-    clock.advance(DAY - 3_600_000)
+    pass_time(clock, DAY - 3_600_000)
     game = state(client, game_id)
     assert game["result"] == {"winner": None, "reason": "first_move", "status": "noStart"}
 
@@ -208,9 +216,9 @@ def test_correspondence_a_move_restarts_the_days_and_running_out_loses(
 ) -> None:
     alice, bob = pair(client)
     game_id = start(alice, bob, days=2)
-    clock.advance(DAY)
+    pass_time(clock, DAY)
     move(alice, game_id, SAFE[0])
-    clock.advance(DAY)
+    pass_time(clock, DAY)
     move(bob, game_id, SAFE[1])
     moved = clock.now_ms()
     assert state(client, game_id)["deadline"] == moved + 2 * DAY
@@ -219,7 +227,7 @@ def test_correspondence_a_move_restarts_the_days_and_running_out_loses(
     assert full["speed"] == "correspondence" and full["daysPerTurn"] == 2
     assert full["clock"] is None
     assert (full["state"]["wtime"], full["state"]["btime"]) == (2 * DAY, 2 * DAY)
-    clock.advance(DAY)
+    pass_time(clock, DAY)
     playing = check(EventGameOut, alice.get("/api/account/playing").json()["nowPlaying"][0])
     assert playing["isMyTurn"] and playing["secondsLeft"] == DAY // 1000
     assert playing["speed"] == "correspondence"
@@ -228,9 +236,9 @@ def test_correspondence_a_move_restarts_the_days_and_running_out_loses(
     with alice.stream(f"/api/board/game/stream/{game_id}") as response:
         full = Lines(response).next("gameFull")
     assert (full["state"]["wtime"], full["state"]["btime"]) == (DAY, 2 * DAY)
-    clock.advance(DAY - 1)
+    pass_time(clock, DAY - 1)
     assert state(client, game_id)["status"] == "started"
-    clock.advance(1)
+    pass_time(clock, 1)
     game = state(client, game_id)
     assert game["result"] == {"winner": "second", "reason": "outoftime", "status": "outoftime"}
 
@@ -259,7 +267,7 @@ def test_no_claim_and_no_opponent_gone_in_a_correspondence_game(
     game_id = start(alice, bob, days=1)
     move(alice, game_id, SAFE[0])
     move(bob, game_id, SAFE[1])
-    clock.advance(600_000)  # bob is gone long past every grace period
+    pass_time(clock, 600_000)  # bob is gone long past every grace period
     response = alice.post(f"/api/board/game/{game_id}/claim-victory")
     assert_error(response, 409, "claim.correspondence")
     with alice.stream(f"/api/board/game/stream/{game_id}") as response:
