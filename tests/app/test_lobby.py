@@ -11,12 +11,16 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
+from sqlalchemy import event, update
 
 from app.core.time import ManualClock
-from app.domain.enums import Side
+from app.db import make_engine, make_sessionmaker
+from app.domain.enums import GameStatus, Side
 from app.domain.events import GameCreated, MovePlayed
 from app.main import create_app
+from app.models import Game
 from app.realtime.hub import LocalHub
+from app.services.games import queries
 from app.services.lobby import MAX_PENDING, Lists, LobbyFeed, apply_diff, diff_list
 from app.services.updates import LOBBY_CHANNEL, HubCodec, LobbyChanged
 from tests.app.conftest import (
@@ -135,6 +139,45 @@ def test_moves_do_not_flood_the_lobby(quick: TestClient):
             assert receive(a, "state")["game"]["status"] == "resign"
         assert lobby.next()["live"] == []  # the first lobby message after the start is the end
         assert lobby.diffs == diffs + 1
+
+
+def test_a_game_joined_while_the_lists_are_read_is_in_one_list_only(
+    quick: TestClient, database_url: str
+):
+    """The lists are one snapshot. Read as two statements, a game joined between them was
+    in both (open from the first read, live from the second): a lobby socket then showed
+    the start twice, as a live entry and, a read later, as an open entry removed."""
+    alice, bob = Player(quick, "alice"), Player(quick, "bob")
+    created = alice.create("dobutsu", public=True, color="first")
+    bob.create("yote", public=True)  # bob is a player now: a seat can name him
+    bob_id = bob.get("/api/me").json()["id"]
+    engine = make_engine(database_url)
+    joined: list[str] = []
+
+    def join_after_the_first_read(conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        # The join commits between two statements of the read: simulated on the reading
+        # connection itself, whose later statements see it as they would see a commit.
+        if joined or "FROM games" not in statement:
+            return
+        joined.append(statement)
+        conn.execute(
+            update(Game)
+            .where(Game.id == created["id"])
+            .values(status=GameStatus.STARTED, second_id=bob_id, started_ms=Game.created_ms + 1)
+        )
+
+    event.listen(engine.sync_engine, "after_cursor_execute", join_after_the_first_read)
+
+    async def read() -> Lists:
+        try:
+            return await queries.lobby(make_sessionmaker(engine), 0)
+        finally:
+            await engine.dispose()
+
+    lists = asyncio.run(read())
+    assert joined
+    listed = [g["id"] for name in ("open", "live") for g in lists[name]]
+    assert listed.count(created["id"]) == 1, lists
 
 
 def test_a_change_on_one_instance_reaches_the_lobby_sockets_of_another(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import aliased
 
 from ...domain.enums import GameStatus
 from ...models import Game, Player
@@ -19,30 +20,37 @@ async def lobby(
 ) -> dict[str, list[dict[str, Any]]]:
     """The lobby's lists: public games waiting for an opponent, and public live games. An
     open game's creator's rating in its game is as of ``now_ms`` (idle days applied)."""
-    async with sessions() as session:
-        open_games = list(
-            (
-                await session.execute(
-                    select(Game)
-                    .where(
-                        Game.status == GameStatus.CREATED,
-                        Game.public.is_(True),
-                        Game.seek_away_ms.is_(None),  # its creator has a page open
-                    )
-                    .order_by(Game.created_ms.desc(), Game.id)  # one order: lobby diffs
-                    .limit(limit)
-                )
-            ).scalars()
+    # Both lists in one statement, so from one snapshot: as two reads (PostgreSQL's READ
+    # COMMITTED, SQLite's autocommit SELECTs) a game joined between them was in both lists.
+    open_listed = (
+        select(Game)
+        .where(
+            Game.status == GameStatus.CREATED,
+            Game.public.is_(True),
+            Game.seek_away_ms.is_(None),  # its creator has a page open
         )
-        live_games = list(
-            (
-                await session.execute(
-                    select(Game)
-                    .where(Game.status == GameStatus.STARTED, Game.public.is_(True))
-                    .order_by(Game.started_ms.desc(), Game.id)
-                    .limit(limit)
-                )
-            ).scalars()
+        .order_by(Game.created_ms.desc(), Game.id)
+        .limit(limit)
+        .subquery()
+    )
+    live_listed = (
+        select(Game)
+        .where(Game.status == GameStatus.STARTED, Game.public.is_(True))
+        .order_by(Game.started_ms.desc(), Game.id)
+        .limit(limit)
+        .subquery()
+    )
+    listed = aliased(Game, union_all(select(open_listed), select(live_listed)).subquery())
+    async with sessions() as session:
+        games = list((await session.execute(select(listed))).scalars())
+        # One order each, the same at every read: the lobby sends differences.
+        open_games = sorted(
+            (g for g in games if g.status == GameStatus.CREATED),
+            key=lambda g: (-g.created_ms, g.id),
+        )
+        live_games = sorted(
+            (g for g in games if g.status == GameStatus.STARTED),
+            key=lambda g: (-(g.started_ms or 0), g.id),
         )
         ids = {g.creator_id for g in open_games} | {
             i for g in live_games for i in (g.first_id, g.second_id) if i
