@@ -76,7 +76,7 @@ export class PoolGrid {
       this.ticker = setInterval(() => this.renderTimer(), 1000);
     } else if (data.type === "paired") {
       this.stopped();
-      goToGame({ id: data.game }); // (its gameStart may have taken the page there first)
+      goToGame(data.game); // (its gameStart may have taken the page there first)
     } else if (data.type === "unpooled") {
       if (data.pool === this.searching) this.stopped();
     } else if (data.type === "error" && String(data.code).startsWith("pool.")) {

@@ -57,7 +57,7 @@ def test_a_creator_on_the_lobby_is_taken_to_the_game_when_it_is_joined(new_conte
     page.goto("/")
     page.wait_for_selector("#connection.open")
     game_id = _create(creator, color="first", public=True)
-    page.locator(f'[data-join="{game_id}"]').wait_for()  # listed, marked as their own
+    page.locator(f'[data-cancel="{game_id}"]').wait_for()  # listed, marked as their own
     assert new_context().request.post(f"/api/games/{game_id}/join").ok
     _taken_to_the_game(page, game_id, your_turn=True)
     # Arrived there once: a reload of the game is silent.
