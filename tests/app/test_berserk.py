@@ -242,7 +242,7 @@ def test_rated_challenges_between_bots_and_not_from_a_position(players):
     assert created["rated"] is True
     with pytest.raises(berserk.exceptions.ResponseError) as refused:
         players["alpha"].client.challenges.create(
-            "bravo", rated=True, variant="dobutsu", position="gle/1c1/1C1/ELG f -"
+            "bravo", rated=True, variant="dobutsu", position="gle/1c1/LC1/E1G f -"
         )
     assert refused.value.status_code == 400
     assert refused.value.cause["code"] == "challenge.rated_position"

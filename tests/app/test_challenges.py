@@ -102,7 +102,7 @@ def test_no_clock_is_unlimited_and_days_a_correspondence_game(alice, robot):
         ({"variant": "dobutsu", "rules": {"ruleset": "nope"}}, 400, "option.invalid"),
         ({"variant": "dobutsu", "rules": {"castling": "yes"}}, 400, "option.invalid"),
         (
-            {"variant": "dobutsu", "rated": True, "fen": "gle/1c1/1C1/ELG f -"},
+            {"variant": "dobutsu", "rated": True, "fen": "gle/1c1/LC1/E1G f -"},
             400,
             "challenge.rated_position",
         ),
