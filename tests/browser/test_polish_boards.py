@@ -121,8 +121,8 @@ def test_the_board_does_not_move_sideways_as_hands_names_and_turns_change(new_co
     for text in ["c3c4", "d4d3", "c4c5", "d6c5"]:
         make_move(pages[game.mover], game, text)
         seen.append(board_box(first))
-    assert first.locator('#player-bottom [data-hand]').count() >= 1
-    assert first.locator('#player-top [data-hand]').count() >= 1
+    assert first.locator("#player-bottom [data-hand]").count() >= 1
+    assert first.locator("#player-top [data-hand]").count() >= 1
     # A long name does not push the board either.
     first.evaluate(
         "() => { document.querySelector('#player-top .name').textContent = 'W'.repeat(60); }"
@@ -169,7 +169,7 @@ def test_the_opponents_last_move_stays_highlighted_and_the_title_says_your_turn(
     first.wait_for_function("() => !document.title.startsWith('Your turn')")
     second.wait_for_function("() => document.title.startsWith('Your turn · ')")
     make_move(second, game, "b4b3")
-    last = '#board .sq.last'
+    last = "#board .sq.last"
     assert sorted(first.locator(last).evaluate_all("els => els.map(e => e.dataset.square)")) == [
         "b3",
         "b4",

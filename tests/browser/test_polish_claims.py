@@ -1,4 +1,4 @@
-""""Claim victory" while the opponent is away: shown at once, disabled with a countdown to
+""" "Claim victory" while the opponent is away: shown at once, disabled with a countdown to
 the moment the server allows the claim (presence's goneSince + the state's claimGrace), then
 enabled; a claim made then ends the game. A server of its own with short grace periods
 (2 s before the opponent has moved): the test waits, bounded, for that real moment."""
