@@ -181,6 +181,7 @@ def test_two_accepts_and_two_offers_at_once_make_one_game(servers: Servers):
             ids = {new_id for _, new_id in errors}
             assert len(ids) == 1
             (new_id,) = ids
+            assert new_id is not None
             if round_ % 2 == 0:
                 assert _answers(a) == (None, new_id)  # the maker's page hears it too
         game = alice.get(f"/api/games/{old_id}").json()["game"]
