@@ -326,7 +326,8 @@ class Rematches:
                         )
                     ).all()
                 for row in rows:
-                    await self.lapse(row.id, Side(row.rematch_offer), RematchLapse.OTHER_GAME)
+                    with contextlib.suppress(ServiceError):  # (gone meanwhile: nothing to do)
+                        await self.lapse(row.id, Side(row.rematch_offer), RematchLapse.OTHER_GAME)
             except Exception:
                 log.exception("could not lapse the rematch offers of players in a new game")
 
