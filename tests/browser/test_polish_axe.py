@@ -26,7 +26,7 @@ OPTIONS = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
     "resultTypes": ["violations"],
 }
-SIZES = {
+SIZES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
 }
@@ -57,7 +57,7 @@ def violations(page) -> list[str]:
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_every_page_has_no_axe_violation(new_context, server: Server, lang: str, size: str):
-    options = {**SIZES[size], "locale": LOCALES[lang]}
+    options: dict[str, Any] = {**SIZES[size], "locale": LOCALES[lang]}
     found: dict[str, list[str]] = {}
 
     def check(page, name: str, ready: Callable[[], Any]) -> None:

@@ -82,7 +82,7 @@ def test_board_screenshot(new_context, output_dir: Path, variant: str):
 def board_box(page) -> dict[str, float]:
     box = page.locator("#board .board").bounding_box()
     assert box
-    return box
+    return dict(box)
 
 
 @pytest.mark.parametrize(

@@ -37,7 +37,7 @@ def on_first_screen(page, selector: str, height: int) -> dict[str, Any]:
     box = page.locator(selector).bounding_box()
     assert box, selector
     assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
-    return box
+    return dict(box)
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
