@@ -15,6 +15,7 @@ import { broughtTo, goToGame } from "./site.js";
 import { isMuted, play, setMuted } from "./sound.js";
 import { errorText, t, tn } from "./i18n.js";
 import { changeLines, changeList, ratingMark } from "./ratings.js";
+import { renderTakeaway } from "./takeaway.js";
 import { copyText, inviteLink, toast } from "./ui.js";
 import {
   clockText, describeRules, otherSide, royalLetter, sideWord, variantName,
@@ -387,6 +388,7 @@ function update() {
   renderRatings();
   renderActions();
   renderInvite();
+  renderTakeaway($("takeaway"), game);
   renderMoves($("moves"), game.moves, game.movers);
   showReplay();
 }
