@@ -9,11 +9,13 @@ import { onLanguage, setupChrome } from "./chrome.js";
 import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
 import { defaultPieceSet } from "./pieces.js";
-import { destsOf, moveSquares, parseMove, parsePosition, sideOf } from "./position.js";
+import { destsOf, moveSquares, parseMove } from "./position.js";
 import { RecordError, readRecordText } from "./record.js";
-import { renderLine, renderTags } from "./analysisview.js";
-import { describeRules, otherSide, playerWord, royalLetter, sideWord, variantName } from "./variant.js";
-import { moveSentence, resultText } from "./words.js";
+import {
+  checkSquare, renderLine, renderPlayers, renderReplay, renderStatus, renderTags, renderTitle,
+} from "./analysisview.js";
+import { otherSide, variantName } from "./variant.js";
+import { moveSentence } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -232,7 +234,7 @@ function onMove(origin, target) {
   if (moves.some((m) => m.removed)) {
     state.choice = { kind: "pick", candidates };
     state.board.set({ pick: moves.filter((m) => m.removed).map((m) => m.removed), pending });
-    renderStatus();
+    renderStatus(state);
   } else if (moves.some((m) => m.promotion)) {
     state.choice = { kind: "promotion", candidates };
     state.board.set({ pending });
@@ -266,73 +268,6 @@ function askPromotion(candidates) {
 }
 
 // ---- drawing ------------------------------------------------------------------------------
-function checkSquare(pos) {
-  const letter = pos.check && royalLetter(state.variant);
-  if (!letter) return null;
-  for (const [square, token] of parsePosition(state.variant, pos.fen).board) {
-    if (token.toUpperCase() === letter && sideOf(token) === pos.turn) return square;
-  }
-  return null;
-}
-
-function playerName(side) {
-  const name = state.tags[side === "first" ? "White" : "Black"];
-  return name && name !== "?" ? name : playerWord(side, true);
-}
-
-function renderPlayers() {
-  const pos = here();
-  const bottom = state.orientation;
-  for (const [id, side] of [["player-top", otherSide(bottom)], ["player-bottom", bottom]]) {
-    const toMove = !pos.result && pos.turn === side;
-    render(
-      $(id).querySelector(".who"),
-      html`<span class="side-chip side-${side}" aria-hidden="true"></span>
-        <span class="name">${playerName(side)}</span>
-        <span class="sidename">${sideWord(side)}</span>
-        ${toMove ? html`<span class="turn-mark"><span aria-hidden="true">◀</span><span class="words"> ${t("player.toMove")}</span></span>` : ""}`,
-    );
-  }
-}
-
-function renderStatus() {
-  const pos = here();
-  const where = t("analysis.where", { ply: state.ply, total: state.moves.length });
-  let line;
-  if (pos.result) {
-    const players = { first: { name: playerName("first") }, second: { name: playerName("second") } };
-    line = html`<strong>${resultText({ result: { ...pos.result, status: "variantEnd" }, players })}</strong>`;
-  } else if (state.choice && state.choice.kind === "pick") {
-    line = html`<strong>${t("status.pick")}</strong>`;
-  } else {
-    const check = pos.check ? html` · <strong class="check-note">${t("status.check")}</strong>` : "";
-    line = html`${t("status.toMove", { who: `${playerName(pos.turn)} (${sideWord(pos.turn)})` })}${check}`;
-  }
-  render($("status"), html`${line} <span class="note">· ${where}</span>`);
-}
-
-function renderTitle() {
-  const rules = describeRules(state.variant, state.rules);
-  render(
-    $("title"),
-    html`${t("analysis.heading")}<small>${variantName(state.variant)}${rules ? ` · ${rules}` : ""}</small>`,
-  );
-  document.title = `${t("analysis.heading")} · ${variantName(state.variant)} · Kodama`;
-}
-
-function renderReplay() {
-  const last = state.moves.length;
-  const button = (action, label, text, disabled) =>
-    html`<button type="button" data-action="${action}" aria-label="${label}" title="${label}"
-      ${disabled ? html`disabled` : ""}>${text}</button>`;
-  render(
-    $("replay"),
-    html`${button("first", t("replay.first"), "«", state.ply === 0)}${button(
-      "prev", t("replay.prev"), "◀", state.ply === 0)}<span class="replay-ply">${state.ply} / ${last}</span>${button(
-      "next", t("replay.next"), "▶", state.ply >= last)}${button("last", t("replay.last"), "»", state.ply >= last)}`,
-  );
-}
-
 function show() {
   if (!state.variant || !state.positions.length) return;
   const pos = here();
@@ -348,12 +283,12 @@ function show() {
     selectable: live ? pos.turn : null,
     pick: null,
     pending: [],
-    check: checkSquare(pos),
+    check: checkSquare(state, pos),
   });
-  renderTitle();
-  renderPlayers();
-  renderStatus();
-  renderReplay();
+  renderTitle(state);
+  renderPlayers(state);
+  renderStatus(state);
+  renderReplay(state);
   renderLine($("analysis-moves"), state.moves, state.positions, state.ply);
   render($("record-tags"), renderTags(state.tags));
   const r = state.record;

@@ -1,8 +1,91 @@
-// The analysis board's move list (every move a button that shows the position after it) and
-// the record's tags, drawn from the line and the server's positions.
+// The analysis board drawn from its state (analysis.js): the title, the players, the status,
+// the replay buttons, the move list (every move a button that shows the position after it)
+// and the record's tags.
 
 import { html, render } from "./html.js";
 import { t } from "./i18n.js";
+import { parsePosition, sideOf } from "./position.js";
+import { describeRules, otherSide, playerWord, royalLetter, sideWord, variantName } from "./variant.js";
+import { resultText } from "./words.js";
+
+export function checkSquare(state, pos) {
+  const letter = pos.check && royalLetter(state.variant);
+  if (!letter) return null;
+  for (const [square, token] of parsePosition(state.variant, pos.fen).board) {
+    if (token.toUpperCase() === letter && sideOf(token) === pos.turn) return square;
+  }
+  return null;
+}
+
+// The record's name for the side (its White or Black tag), null if it has none.
+function taggedName(state, side) {
+  const name = state.tags[side === "first" ? "White" : "Black"];
+  return name && name !== "?" ? name : null;
+}
+
+function playerName(state, side) {
+  return taggedName(state, side) || playerWord(side, true);
+}
+
+// "ann (first)" for a named player, else "First player".
+function playerLabel(state, side) {
+  const name = taggedName(state, side);
+  return name ? `${name} (${sideWord(side)})` : playerWord(side, true);
+}
+
+export function renderPlayers(state) {
+  const pos = state.positions[state.ply];
+  const bottom = state.orientation;
+  for (const [id, side] of [["player-top", otherSide(bottom)], ["player-bottom", bottom]]) {
+    const toMove = !pos.result && pos.turn === side;
+    render(
+      document.getElementById(id).querySelector(".who"),
+      html`<span class="side-chip side-${side}" aria-hidden="true"></span>
+        <span class="name">${playerName(state, side)}</span>
+        ${taggedName(state, side) ? html`<span class="sidename">${sideWord(side)}</span>` : ""}
+        ${toMove ? html`<span class="turn-mark"><span aria-hidden="true">◀</span><span class="words"> ${t("player.toMove")}</span></span>` : ""}`,
+    );
+  }
+}
+
+export function renderStatus(state) {
+  const pos = state.positions[state.ply];
+  const where = t("analysis.where", { ply: state.ply, total: state.moves.length });
+  let line;
+  if (pos.result) {
+    const players = {};
+    for (const side of ["first", "second"]) if (taggedName(state, side)) players[side] = { name: taggedName(state, side) };
+    line = html`<strong>${resultText({ result: { ...pos.result, status: "variantEnd" }, players })}</strong>`;
+  } else if (state.choice && state.choice.kind === "pick") {
+    line = html`<strong>${t("status.pick")}</strong>`;
+  } else {
+    const check = pos.check ? html` · <strong class="check-note">${t("status.check")}</strong>` : "";
+    line = html`${t("status.toMove", { who: playerLabel(state, pos.turn) })}${check}`;
+  }
+  render(document.getElementById("status"), html`${line} <span class="note">· ${where}</span>`);
+}
+
+export function renderTitle(state) {
+  const rules = describeRules(state.variant, state.rules);
+  render(
+    document.getElementById("title"),
+    html`${t("analysis.heading")}<small>${variantName(state.variant)}${rules ? ` · ${rules}` : ""}</small>`,
+  );
+  document.title = `${t("analysis.heading")} · ${variantName(state.variant)} · Kodama`;
+}
+
+export function renderReplay(state) {
+  const last = state.moves.length;
+  const button = (action, label, text, disabled) =>
+    html`<button type="button" data-action="${action}" aria-label="${label}" title="${label}"
+      ${disabled ? html`disabled` : ""}>${text}</button>`;
+  render(
+    document.getElementById("replay"),
+    html`${button("first", t("replay.first"), "«", state.ply === 0)}${button(
+      "prev", t("replay.prev"), "◀", state.ply === 0)}<span class="replay-ply">${state.ply} / ${last}</span>${button(
+      "next", t("replay.next"), "▶", state.ply >= last)}${button("last", t("replay.last"), "»", state.ply >= last)}`,
+  );
+}
 
 // A row per turn pair, first's move then second's; rows follow who moved (positions[i].turn
 // made move i + 1), so a side passed in wali leaves its cell empty.
