@@ -251,3 +251,23 @@ def test_bad_records_say_what_is_wrong_in_both_languages(new_context, output_dir
     lost.goto("/analysis?game=nothere")
     wait_loaded(lost, 0)
     assert lost.locator("#message").inner_text() == "There is no such game"
+
+
+def test_a_promotion_by_hand_asks_which(new_context):
+    # gorogoro: pawns trade, first drops a pawn; c4c5 may promote or not: the dialog asks.
+    page = new_context().new_page()
+    page.goto("/analysis")
+    wait_loaded(page, 0)
+    page.locator("#record-text").fill(record_text("gorogoro", ["c3c4", "b4b3", "P*b4", "a6a5"]))
+    page.locator("#load-form button[type=submit]").click()
+    wait_loaded(page, 4)
+    click_move(page, "c4c5")
+    page.locator('dialog#promotion button[value="promote"]').click()
+    wait_ply(page, 5)
+    assert board_state(page)["moves"][-1] == "c4c5+"
+    page.locator('#replay [data-action="prev"]').click()
+    wait_ply(page, 4)
+    click_move(page, "c4c5")
+    page.locator('dialog#promotion button[value="stay"]').click()
+    wait_ply(page, 5)
+    assert board_state(page)["moves"][-1] == "c4c5"
