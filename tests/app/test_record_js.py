@@ -58,7 +58,7 @@ def test_a_record_of_each_game_reads_as_the_server_reads_it(variant: str) -> Non
     rules = RULES[variant]
     game = engine.get_game(variant, **rules)
     start = position_after(variant, rules, 2, seed=11)
-    pos, moves = game.from_text(start), []
+    pos, moves = game.from_text(start), list[str]()
     for _ in range(20):
         if game.result(pos) is not None:
             break
@@ -99,7 +99,7 @@ def test_defaults_a_passed_side_and_several_records() -> None:
     assert both["variant"] == "dobutsu" and both["moves"] == ["b2b3"] and both["count"] == 2
 
 
-REFUSED = [
+REFUSED: list[tuple[str, str, dict[str, Any]]] = [
     ("", "empty", {}),
     ('[Variant "dobutsu"\n', "notTag", {"line": 1, "text": '[Variant "dobutsu"'}),
     ('[Variant "dobutsu"]\n[Variant "jungle"]\n', "tagTwice", {"line": 2, "name": "Variant"}),
@@ -143,8 +143,8 @@ def test_every_refusal_has_words_in_both_languages() -> None:
         f"import {{ ANALYSIS_TEXT }} from {url}; console.log(JSON.stringify(ANALYSIS_TEXT));"
     )
     assert isinstance(words, dict)
-    for code in {c for _, c, _ in REFUSED}:
+    for _, code, details in REFUSED:
         for lang in ("en", "fr"):
             sentence = words[lang][f"analysis.error.{code}"]
-            for name in REFUSED[[c for _, c, _ in REFUSED].index(code)][2]:
+            for name in details:
                 assert f"{{{name}}}" in sentence, (lang, code, name)
