@@ -15,6 +15,7 @@ import { broughtTo, goToGame } from "./site.js";
 import { isMuted, play, setMuted } from "./sound.js";
 import { errorText, t, tn } from "./i18n.js";
 import { changeLines, changeList, ratingMark } from "./ratings.js";
+import { renderTakeaway } from "./takeaway.js";
 import { followRematch, renderRematch, setupRematch } from "./rematch.js";
 import { copyText, inviteLink, toast } from "./ui.js";
 import {
@@ -389,6 +390,7 @@ function update() {
   renderRatings();
   renderActions();
   renderInvite();
+  renderTakeaway($("takeaway"), game);
   renderMoves($("moves"), game.moves, game.movers);
   showReplay();
 }
