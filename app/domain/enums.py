@@ -8,7 +8,15 @@ from enum import StrEnum
 
 from engine import RuleReason, Side
 
-__all__ = ["ENDED", "ChallengeStatus", "EndReason", "GameStatus", "RuleReason", "Side"]
+__all__ = [
+    "ENDED",
+    "ChallengeStatus",
+    "EndReason",
+    "GameStatus",
+    "RematchLapse",
+    "RuleReason",
+    "Side",
+]
 
 
 class GameStatus(StrEnum):
@@ -67,3 +75,11 @@ class ChallengeStatus(StrEnum):
     DECLINED = "declined"
     CANCELED = "canceled"
     EXPIRED = "expired"  # nobody answered in time
+
+
+class RematchLapse(StrEnum):
+    """Why a rematch offer stopped standing without an answer from the opponent."""
+
+    WITHDRAWN = "withdrawn"  # its maker took it back
+    LEFT = "left"  # its maker left the game's page (app/services/rematch.py)
+    OTHER_GAME = "other_game"  # a player of the game started another game

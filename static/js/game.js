@@ -18,6 +18,7 @@ import { broughtTo, goToGame } from "./site.js";
 import { isMuted, play, setMuted } from "./sound.js";
 import { errorText, t, tn } from "./i18n.js";
 import { changeLines, changeList, ratingMark } from "./ratings.js";
+import { followRematch, renderRematch, setupRematch } from "./rematch.js";
 import { copyText, inviteLink, toast } from "./ui.js";
 import {
   clockText, describeRules, otherSide, royalLetter, sideWord, variantName,
@@ -86,6 +87,7 @@ function onMessage(data) {
       if (data.game.status === "started" && (broughtTo(gameId) || page.game?.status === "created")) {
         play("start");
       }
+      followRematch(page.game, data.game);
       // A takeback's state is shorter: a queued premove was made for a position now gone.
       if (page.game && data.game.ply < page.game.ply) page.premove.clear();
       if (data.game.status !== "started") page.premove.clear();
@@ -554,6 +556,7 @@ function renderActions() {
   buttons.push(button("flip", t("action.flip")));
   if (game.result) buttons.push(html`<a class="button primary" href="/">${t("action.newGame")}</a>`);
   render($("actions"), html`${buttons}`);
+  renderRematch($("rematch"), game, seat);
   if (game.status === "started" && seat && !game.daysPerTurn && page.presence.online
       && page.presence.online[otherSide(seat)] === false) {
     render($("claim-note"), html`${t("claim.note")}`);
@@ -722,6 +725,7 @@ async function main() {
     showError(t("game.cannotLoad", { error: errorText(err) }));
     return;
   }
+  setupRematch($("rematch"), act);
   socket = new GameSocket(gameId, { onMessage, onStatus });
   socket.connect();
 }
