@@ -20,7 +20,18 @@ from .api import docs, openapi, pagesockets, ws
 from .api.deps import Services
 from .api.headers import SecurityHeaders
 from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
-from .api.routes import account, bot, challenges, export, games, pages, pools, ratings, users
+from .api.routes import (
+    account,
+    analysis,
+    bot,
+    challenges,
+    export,
+    games,
+    pages,
+    pools,
+    ratings,
+    users,
+)
 from .body_limit import BodyLimit
 from .core.config import Settings, get_settings
 from .core.time import Clock, SystemClock
@@ -285,6 +296,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(pagesockets.router)
     app.include_router(docs.router)
     app.include_router(pages.router)
+    app.include_router(analysis.router)
+    app.include_router(analysis.page_router)
     openapi.install(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -103,7 +103,7 @@ def record_tags(game: Game, context: GameContext, base_url: str) -> dict[str, st
     created = datetime.datetime.fromtimestamp(game.created_ms / 1000, datetime.UTC)
     clock_ms = game.clock_initial_ms
     tags = {
-        "Event": f"Casual {game.variant} game",
+        "Event": f"{'Rated' if game.rated else 'Casual'} {game.variant} game",
         "Site": f"{base_url}/game/{game.id}",
         "Date": created.strftime("%Y.%m.%d"),
         "White": _player_name(context, game.first_id),
@@ -124,9 +124,27 @@ def record_tags(game: Game, context: GameContext, base_url: str) -> dict[str, st
         info = context.players.get(player_id or "")
         if info is not None and info.title:
             tags[tag] = info.title
+    # As lichess: the ratings at the start (accounts), then what a rated end did to them.
+    seats = (("White", Side.FIRST), ("Black", Side.SECOND))
+    for color, side in seats:
+        rating = seat_rating(game, side)
+        if rating is not None:
+            tags[f"{color}Elo"] = str(rating[0])
+    for color, side in seats:
+        change = context.changes.get(game.id, {}).get(side)
+        if change is not None:
+            tags[f"{color}RatingDiff"] = f"{change.diff:+d}"
+    if game.initial_fen is not None:
+        tags["SetUp"] = "1"  # PGN's mark of a game from a position: FEN is not the start
     if game.status in ENDED and game.reason:
         tags["Reason"] = game.reason
     return tags
+
+
+def record_filename(game: Game) -> str:
+    """The name a downloaded record is saved under: ``kodama-dobutsu-O75tVZD5.txt`` (plain
+    text, readable anywhere; not ``.pgn``, which chess programs would try to read)."""
+    return f"kodama-{game.variant}-{game.id}.txt"
 
 
 def text_record(

@@ -17,7 +17,8 @@ import { pieceSvg } from "./pieces.js";
 import { pieceName, pieceStrength, playerWord, specialSquares, variantName } from "./variant.js";
 
 const MARKS = [
-  "selected", "dest", "capture", "last", "removed", "jumped", "line", "pick", "check", "pending", "blocked",
+  "selected", "dest", "capture", "last", "removed", "jumped", "line", "pick", "check", "pending",
+  "blocked", "premove",
 ];
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 let boards = 0;
@@ -416,6 +417,7 @@ export class Board {
     if (marks.has("selected")) words.push(t("board.selected"));
     if (marks.has("dest")) words.push(t("board.dest"));
     if (marks.has("pick")) words.push(t("board.pick"));
+    if (marks.has("premove")) words.push(t("board.premove"));
     if (st.selectable && st.dests[name]) classes.push("movable");
     const coords = [];
     if (this.coords && cell.row === lastRow) coords.push(html`<span class="coord file">${name[0]}</span>`);

@@ -10,11 +10,15 @@ import { PIECE_SETS, defaultPieceSet, storePieceSet } from "./pieces.js";
 import { html, render } from "./html.js";
 import { renderMoves } from "./moves.js";
 import { destsOf, moveSquares, parseBoard, parseMove, parsePosition, sideOf } from "./position.js";
+import { Premove, listenForCancel, premoveDests, resolvePremove } from "./premove.js";
+import { Review, listenForKeys } from "./review.js";
+import { takebackButtons, takebackMessage, takebackNote } from "./takeback.js";
 import { GameSocket } from "./socket.js";
 import { broughtTo, goToGame } from "./site.js";
 import { isMuted, play, setMuted } from "./sound.js";
 import { errorText, t, tn } from "./i18n.js";
 import { changeLines, changeList, ratingMark } from "./ratings.js";
+import { renderTakeaway } from "./takeaway.js";
 import { followRematch, renderRematch, setupRematch } from "./rematch.js";
 import { copyText, inviteLink, toast } from "./ui.js";
 import {
@@ -42,10 +46,10 @@ const page = {
   awaiting: false, // a move was sent: no input until the server answers
   choice: null, // {candidates, kind: "pick" | "promotion"} while the player chooses
   confirmResign: false,
-  // Replay: the position after each ply this page has seen (state and move messages carry
-  // the fen; the server sends no earlier ones), and the ply shown, or null for the live one.
+  // The position after each ply (the state's positions, then each move's fen), for review.
   fens: new Map(),
-  view: null,
+  review: null, // review.js: the ply shown (set in main)
+  premove: new Premove(), // premove.js: one move queued while the opponent is to move
   announcedEnd: null, // the game whose result was read aloud already
 };
 
@@ -90,10 +94,14 @@ function onMessage(data) {
         play("start");
       }
       followRematch(page.game, data.game);
+      // A takeback's state is shorter: a queued premove was made for a position now gone.
+      if (page.game && data.game.ply < page.game.ply) page.premove.clear();
+      if (data.game.status !== "started") page.premove.clear();
       page.game = data.game;
+      // Every position from the start: the whole game replays, even after a reload.
+      page.fens = new Map((data.game.positions || []).map((fen, ply) => [ply, fen]));
       page.fens.set(data.game.ply, data.game.fen);
-      // A finished game comes with every position, so it replays from the first move.
-      (data.game.positions || []).forEach((fen, ply) => page.fens.set(ply, fen));
+      page.review.replaced();
       // Only the state sent to this socket on (re)connect names the viewer and the invite;
       // the ones broadcast to everyone after a change do not.
       if ("me" in data) page.me = data.me;
@@ -113,25 +121,28 @@ function onMessage(data) {
       update();
       if (data.game.result && !("me" in data)) announceEnd();
       else if (data.game.result) page.announcedEnd = data.game.id;
+      playPremove();
       break;
     case "move": {
       if (!page.game) return;
       playMoveSound(page.game.fen, data);
       const before = page.game.fen;
       const mover = page.game.turn;
-      const from = page.view === null ? origin(document, parseMove(data.move), mover) : null;
+      const from = page.review.live ? origin(document, parseMove(data.move), mover) : null;
       // The mover is whoever was to move before (not always the other side: wali passes).
       page.game.movers = [...(page.game.movers || []), mover];
       for (const key of LIVE) if (key in data) page.game[key] = data[key];
       page.game.moves = [...page.game.moves, data.move];
       page.fens.set(data.ply, data.fen);
-      page.view = null;
+      page.review.moved();
+      if (page.game.status !== "started") page.premove.clear();
       page.awaiting = false;
       page.choice = null;
       closePromotion();
       update();
       slide(document, parseMove(data.move), from);
       announceMove(before, data.move, mover);
+      playPremove();
       break;
     }
     case "gameStart":
@@ -288,6 +299,12 @@ function candidatesFor(origin, target) {
 }
 
 function onMove(origin, target) {
+  if (premoveAllowed()) {
+    page.premove.set(origin, target);
+    update();
+    announce(t("premove.set", { move: page.premove.text() }));
+    return;
+  }
   if (!myTurn() || page.awaiting) return;
   const candidates = candidatesFor(origin, target);
   if (candidates.length === 0) return;
@@ -373,22 +390,46 @@ function checkSquare(game) {
   return null;
 }
 
+// ---- premove -------------------------------------------------------------------------------
+// A player may queue one move while the opponent is to move, at the live position.
+function premoveAllowed() {
+  const game = page.game;
+  return Boolean(game && game.status === "started" && mySeat() && game.turn !== mySeat()
+    && !page.awaiting && page.review.live);
+}
+
+// It is the player's turn: the queued move is sent if legal now, else dropped quietly.
+function playPremove() {
+  const queued = page.premove.queued;
+  if (!queued || !myTurn() || page.awaiting) return;
+  page.premove.clear();
+  const answer = resolvePremove(queued, page.game.legalMoves, parseMove);
+  if (answer && answer.send) send(answer.send);
+  else if (answer && answer.choose) onMove(queued.origin, queued.to);
+  else update();
+}
+
 function update() {
   const game = page.game;
-  const last = game.moves[game.moves.length - 1];
+  const shown = page.review.shown();
+  const last = game.moves[shown - 1];
   const lastMove = last ? parseMove(last) : null;
-  const interactive = myTurn() && !page.awaiting;
+  const live = page.review.live;
+  const interactive = live && myTurn() && !page.awaiting;
+  const premoving = live && premoveAllowed();
+  let dests = interactive ? destsOf(game.legalMoves) : {};
+  if (premoving && !page.premove.queued) dests = premoveDests(page.variant, game.fen, mySeat());
   page.board.set({
-    fen: game.fen,
+    fen: live ? game.fen : page.fens.get(shown),
     orientation: page.orientation,
     lastMove: moveSquares(last),
     removed: lastMove ? lastMove.removed : null,
-    dests: interactive ? destsOf(game.legalMoves) : {},
-    selectable: interactive ? mySeat() : null,
+    dests,
+    selectable: interactive || (premoving && !page.premove.queued) ? mySeat() : null,
     pick: null,
     pending: [],
-    check: checkSquare(game),
-    marks: captureMarks(game),
+    check: live ? checkSquare(game) : null, // known for the live position only
+    marks: live ? captureMarks(game, page.premove.marks()) : {},
   });
   clocks.sync(game);
   claims.sync(game);
@@ -398,77 +439,17 @@ function update() {
   renderRatings();
   renderActions();
   renderInvite();
-  renderMoves($("moves"), game.moves, game.movers);
-  showReplay();
+  renderTakeaway($("takeaway"), game);
+  renderMoves($("moves"), {
+    moves: game.moves,
+    movers: game.movers,
+    fens: page.fens,
+    variant: page.variant,
+    pieceSet: page.pieceSet,
+    shown,
+  });
+  page.review.renderControls($("replay"));
 }
-
-// ---- replay of a finished game ------------------------------------------------------------
-function knownPlies() {
-  return [...page.fens.keys()].sort((a, b) => a - b);
-}
-
-function showReplay() {
-  const game = page.game;
-  const box = $("replay");
-  const plies = knownPlies();
-  if (!game.result || plies.length < 2) {
-    box.hidden = true;
-    render(box, html``);
-    return;
-  }
-  const shown = page.view === null ? game.ply : page.view;
-  const first = plies[0];
-  const last = plies[plies.length - 1];
-  const button = (action, label, text, disabled) =>
-    html`<button type="button" data-action="${action}" aria-label="${label}" title="${label}"
-      ${disabled ? html`disabled` : ""}>${text}</button>`;
-  box.hidden = false;
-  render(
-    box,
-    html`${button("replay-first", t("replay.first"), "«", shown <= first)}${button(
-      "replay-prev", t("replay.prev"), "◀", shown <= first)}<span class="replay-ply" aria-live="polite"
-      >${shown} / ${game.ply}</span>${button("replay-next", t("replay.next"), "▶", shown >= last)}${button(
-      "replay-last", t("replay.last"), "»", shown >= last)}${first > 0
-      ? html`<span class="note">${t("replay.before", { n: first })}</span>`
-      : ""}`,
-  );
-  if (page.view !== null) {
-    page.board.set({
-      fen: page.fens.get(page.view),
-      lastMove: moveSquares(game.moves[page.view - 1]),
-      removed: null,
-      marks: {}, // known for the live position only, as check
-      dests: {},
-      selectable: null,
-      check: null, // known for the live position only
-    });
-  }
-}
-
-function replayTo(where) {
-  const game = page.game;
-  if (!game || !game.result) return;
-  const plies = knownPlies();
-  const shown = page.view === null ? game.ply : page.view;
-  const i = plies.indexOf(shown);
-  let target = shown;
-  if (where === "first") target = plies[0];
-  else if (where === "last") target = plies[plies.length - 1];
-  else if (where === "prev" && i > 0) target = plies[i - 1];
-  else if (where === "next" && i < plies.length - 1) target = plies[i + 1];
-  page.view = target === game.ply ? null : target;
-  update();
-}
-
-document.addEventListener("keydown", (event) => {
-  if (!page.game || !page.game.result) return;
-  if (event.target.closest && event.target.closest("input, select, textarea, [data-square], [data-hand]")) return;
-  const where = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
-  if (where) {
-    event.preventDefault();
-    replayTo(where);
-  }
-});
 
 function playerBar(side) {
   const game = page.game;
@@ -534,8 +515,9 @@ function renderStatus() {
     }
     const placing = seat === turn && game.legalMoves.some((text) => text.startsWith("*"));
     const hint = placing ? t("status.place") : "";
-    const check = game.check && page.view === null ? html` · <strong class="check-note">${t("status.check")}</strong>` : "";
-    line = html`${whose}${check}${hint}${offer} <span class="deadline"></span>`;
+    const check = game.check && page.review.live ? html` · <strong class="check-note">${t("status.check")}</strong>` : "";
+    const takeback = takebackNote(game, seat);
+    line = html`${whose}${check}${hint}${offer}${takeback} <span class="deadline"></span>`;
   }
   render($("status"), line);
   clocks.tick();
@@ -574,6 +556,7 @@ function renderActions() {
     } else {
       buttons.push(button("draw-offer", t("action.drawOffer")));
     }
+    buttons.push(...takebackButtons(game, seat, button));
     // No claims in a correspondence game: nobody has to stay connected (its days decide).
     if (ClaimCountdown.applies(game, page.presence, seat)) {
       buttons.push(...claims.buttons(game, page.presence, seat));
@@ -630,19 +613,31 @@ document.addEventListener("change", (event) => {
     page.pieceSet = event.target.value;
     storePieceSet(page.pieceSet);
     page.board.set({ pieceSet: page.pieceSet });
+    if (page.game) update(); // the move list names the pieces as the set does
   }
 });
 
 // ---- buttons ------------------------------------------------------------------------------
 let resignTimer = null;
 
-async function onAction(action) {
+async function onAction(action, target) {
   switch (action) {
     case "replay-first":
     case "replay-prev":
     case "replay-next":
     case "replay-last":
-      replayTo(action.slice("replay-".length));
+      page.review.step(action.slice("replay-".length));
+      break;
+    case "replay-live":
+      page.review.step("last");
+      break;
+    case "replay-to":
+      page.review.go(Number(target.dataset.ply));
+      break;
+    case "takeback-offer":
+    case "takeback-accept":
+    case "takeback-decline":
+      act(takebackMessage(action));
       break;
     case "flip":
       page.flipped = true;
@@ -710,7 +705,7 @@ async function onAction(action) {
 
 document.addEventListener("click", (event) => {
   const target = event.target.closest("[data-action]");
-  if (target) onAction(target.dataset.action);
+  if (target) onAction(target.dataset.action, target);
 });
 
 // ---- start --------------------------------------------------------------------------------
@@ -724,6 +719,12 @@ function redraw() {
 }
 
 async function main() {
+  page.review = new Review({ game: () => page.game, changed: () => page.game && update() });
+  listenForKeys(page.review);
+  listenForCancel(document.querySelector(".play"), page.premove, () => {
+    update();
+    announce(t("premove.cancelled"));
+  });
   setupChrome({ ownSocket: true });
   onLanguage(redraw);
   try {

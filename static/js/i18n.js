@@ -1,6 +1,7 @@
 // Every sentence the pages show, in English and French: `t(key, values)`. The language is
 // the one chosen with the EN/FR switch (remembered), else the browser's.
 
+import { ANALYSIS_TEXT } from "./i18n-analysis.js";
 import { PLAYER_TEXT } from "./i18n-players.js";
 
 const STORE_KEY = "kodama.lang";
@@ -210,7 +211,21 @@ const TEXT = {
     "replay.next": "Next move",
     "replay.last": "Last position",
     "replay.controls": "Replay",
-    "replay.before": "Moves before {n} were played before this page opened.",
+    "replay.live": "Back to the game",
+    "replay.liveMissed": "Back to the game ({n} new)",
+    "replay.end": "Back to the end",
+    "replay.liveKey": "End key: the newest position",
+    "replay.liveNow": "Live",
+    "moves.item": "Move {n}: {move}",
+    "takeback.offer": "Propose a takeback",
+    "takeback.proposed": "Takeback proposed",
+    "takeback.withdraw": "Withdraw the takeback",
+    "takeback.accept": "Accept the takeback",
+    "takeback.decline": "Decline the takeback",
+    "takeback.youProposed": " · you proposed a takeback",
+    "takeback.theyPropose": " · {who} proposes a takeback",
+    "premove.set": "Premove {move}: played when your opponent has moved. Escape cancels it.",
+    "premove.cancelled": "Premove cancelled",
     // ---- the board, for screen readers ----
     "board.label": "{game} board, seen from the {side}'s side",
     "board.square": "{sq}",
@@ -232,6 +247,7 @@ const TEXT = {
     "board.pickedUp": "{piece} on {sq} selected",
     "board.pickedHand": "{piece} from the hand selected",
     "board.cancelled": "Selection cancelled",
+    "board.premove": "premove",
     // ---- moves read aloud ----
     "say.move": "{who}: {piece} {from} to {to}",
     "say.drop": "{who}: {piece} dropped on {to}",
@@ -501,7 +517,21 @@ const TEXT = {
     "replay.next": "Coup suivant",
     "replay.last": "Dernière position",
     "replay.controls": "Revoir la partie",
-    "replay.before": "Les coups avant le {n}e ont été joués avant l'ouverture de cette page.",
+    "replay.live": "Retour à la partie",
+    "replay.liveMissed": "Retour à la partie ({n} nouveaux)",
+    "replay.end": "Retour à la fin",
+    "replay.liveKey": "Touche Fin : la dernière position",
+    "replay.liveNow": "En direct",
+    "moves.item": "Coup {n} : {move}",
+    "takeback.offer": "Proposer de reprendre le coup",
+    "takeback.proposed": "Reprise proposée",
+    "takeback.withdraw": "Retirer la demande de reprise",
+    "takeback.accept": "Accepter la reprise",
+    "takeback.decline": "Refuser la reprise",
+    "takeback.youProposed": " · vous avez proposé de reprendre le coup",
+    "takeback.theyPropose": " · {who} propose de reprendre le coup",
+    "premove.set": "Coup anticipé {move} : joué dès que votre adversaire aura joué. Échap l'annule.",
+    "premove.cancelled": "Coup anticipé annulé",
     "board.label": "Plateau de {game}, vu du côté du {side}",
     "board.square": "{sq}",
     "board.piece": "{sq}, {piece} du {owner}",
@@ -522,6 +552,7 @@ const TEXT = {
     "board.pickedUp": "Sélection : {piece} en {sq}",
     "board.pickedHand": "Sélection : {piece} de la réserve",
     "board.cancelled": "Sélection annulée",
+    "board.premove": "coup anticipé",
     "say.move": "{who} : {piece} de {from} en {to}",
     "say.drop": "{who} : {piece} parachuté en {to}",
     "say.place": "{who} : pion posé en {to}",
@@ -670,6 +701,8 @@ const GAME_TEXT = {
 
 // The pages about players keep their words in their own file (i18n-players.js).
 for (const l of LANGS) Object.assign(TEXT[l], PLAYER_TEXT[l]);
+// So do the game records and the analysis board (i18n-analysis.js).
+for (const l of LANGS) Object.assign(TEXT[l], ANALYSIS_TEXT[l]);
 
 // Both dictionaries, for the page tests (every key in both languages, no English left).
 export const DICTIONARIES = { ui: TEXT, game: GAME_TEXT };

@@ -1,12 +1,15 @@
-// The move list: a row per turn pair, first's move then second's, the last move marked.
+// The move list: a row per turn pair, first's move then second's, each move a button that
+// shows the position after it (review.js). Moves are written for people (notation.js) with
+// the canonical text as the tooltip; the move whose position is shown is marked.
 // Rows follow who actually moved (the server's movers): in wali a side that cannot place
 // passes, and its cell stays empty instead of shifting every later move into the wrong column.
 
 import { html, render } from "./html.js";
 import { t } from "./i18n.js";
+import { readableMove } from "./notation.js";
 
-export function renderMoves(element, moves, movers = []) {
-  const last = moves.length - 1;
+// `shown`: the ply on the board (the move that made it is marked); `fens`: ply -> position.
+export function renderMoves(element, { moves, movers = [], fens, variant, pieceSet, shown }) {
   const rows = [];
   let row = null;
   moves.forEach((move, i) => {
@@ -15,16 +18,29 @@ export function renderMoves(element, moves, movers = []) {
       row = { first: undefined, second: undefined };
       rows.push(row);
     }
-    row[side] = { move, last: i === last };
+    row[side] = { move, ply: i + 1 };
   });
-  const cell = (c) =>
-    c === undefined
-      ? html`<span class="skip" aria-label="${t("game.noMove")}">…</span>`
-      : html`<span class="mv${c.last ? " last" : ""}">${c.move}</span>`;
+  const cell = (c) => {
+    if (c === undefined) return html`<span class="skip" aria-label="${t("game.noMove")}">…</span>`;
+    const { text, label } = readableMove(variant, fens.get(c.ply - 1) || null, c.move, pieceSet);
+    const current = c.ply === shown;
+    return html`<button type="button" class="mv${current ? " current" : ""}${
+      c.ply === moves.length ? " last" : ""}" data-action="replay-to" data-ply="${c.ply}"
+      data-move="${c.move}" title="${c.move}" aria-label="${t("moves.item", { n: c.ply, move: label })}"
+      ${current ? html`aria-current="true"` : ""}>${text}</button>`;
+  };
   const items = rows.map(
     (r, n) => html`<li><span class="n">${n + 1}.</span>${cell(r.first)}${
       r.second === undefined && r === rows[rows.length - 1] ? "" : cell(r.second)}</li>`,
   );
+  const hadFocus = element.contains(document.activeElement);
   render(element, items.length ? html`${items}` : html`<li class="empty">${t("game.noMoves")}</li>`);
-  element.scrollTop = element.scrollHeight;
+  // Keep the shown move in sight (the newest while following the game live).
+  const marked = element.querySelector(".mv.current");
+  if (hadFocus && marked) marked.focus({ preventScroll: true });
+  if (!marked || shown === moves.length) element.scrollTop = element.scrollHeight;
+  else if (marked.offsetTop < element.scrollTop
+      || marked.offsetTop + marked.offsetHeight > element.scrollTop + element.clientHeight) {
+    element.scrollTop = marked.offsetTop - element.clientHeight / 2;
+  }
 }

@@ -414,12 +414,14 @@ def test_a_gone_opponent_can_be_claimed_against(
     assert game_of(bob, game_id)["result"] == result
 
 
-def test_a_finished_game_carries_every_position_for_replay(alice: Player, bob: Player):
+def test_a_game_carries_every_position_for_replay(alice: Player, bob: Player):
     game_id = started_game(alice, bob)
     with sockets(game_id, alice, bob) as (a, b):
+        assert current(a)["positions"] == ["gle/1c1/1C1/ELG f -"]
         send(a, type="move", move="b2b3", ply=0)
         move_at(b, 1)
-        assert current(a)["positions"] is None  # only a finished game carries them
+        # While the game goes on too: a page reloaded mid-game replays it from the start.
+        assert current(a)["positions"] == ["gle/1c1/1C1/ELG f -", "gle/1C1/3/ELG s C"]
         send(b, type="resign")
         game = receive(a, "state")["game"]
     assert game["positions"] == ["gle/1c1/1C1/ELG f -", "gle/1C1/3/ELG s C"]

@@ -30,6 +30,7 @@ PAGES = {
     "/docs": "docs.html",  # the API's Swagger UI (app/api/docs.py)
     "/leaderboard": "leaderboard.html",
     "/games": "games.html",
+    "/analysis": "analysis.html",
 }
 # Pages served only for some addresses (the profile of an account): their files are checked
 # with the others'; their routes in tests/app/test_player_pages.py.

@@ -225,6 +225,9 @@ def test_the_socket_takeback_message_and_the_clocks(client, clock):
     assert after["ply"] == game["ply"] == 2
     assert game["moves"] == list(MATE[:2])
     assert game["fen"] == at_two["fen"]
+    # The positions to replay shrink with the moves (the last one is the fen's board).
+    assert len(game["positions"]) == 3
+    assert game["positions"][-1] == " ".join(at_two["fen"].split(" ")[:3])
     assert game["takebackOffer"] is None
     assert game["turn"] == "first"
     # Second's 7 s are not charged; first keeps the time it had after its move (52 s).
@@ -246,6 +249,29 @@ def test_socket_takeback_refusals(client):
         assert receive(a, "error")["code"] == "takeback.no_offer"
         send(a, type="takeback", action="offer")
         assert receive(a, "error")["code"] == "takeback.nothing"
+
+
+def test_the_socket_refuses_a_takeback_in_a_rated_game(client):
+    alice, bob = Player(client, "alice"), Player(client, "bob")
+    game_id = started_game(alice, bob)
+
+    async def rate() -> None:
+        async with services_of(client).games.sessions() as session, session.begin():
+            await session.execute(update(Game).where(Game.id == game_id).values(rated=True))
+
+    with alice.socket(game_id) as a, bob.socket(game_id) as b:
+        receive(a, "state")
+        send(a, type="move", move=MATE[0], ply=0)
+        move_at(b, 1)
+        send(b, type="move", move=MATE[1], ply=1)
+        move_at(a, 2)
+        assert client.portal is not None
+        client.portal.call(rate)
+        for action in ("offer", "accept"):
+            send(a, type="takeback", action=action)
+            assert receive(a, "error")["code"] == "takeback.rated"
+        send(a, type="resync")
+        assert receive(a, "state")["game"]["takebackOffer"] is None
 
 
 # A wali placement game (found by a seeded random playout) where first cannot place after

@@ -3,7 +3,8 @@ the promotion dialog; wait on the page's own state (never fixed sleeps).
 
 Only the stable hooks are used: ``data-square``, ``data-hand``/``data-side``, ``data-action``
 and the promotion dialog's button values; the page's state is read from ``window.kodama``
-(kept for the page tests) and the move list (move texts are notation, never translated)."""
+(kept for the page tests) and the move list (each move's canonical text, never translated,
+is its ``data-move``)."""
 
 from __future__ import annotations
 
@@ -61,8 +62,9 @@ def page_state(page) -> dict[str, Any]:
 
 
 def move_list(page) -> list[str]:
-    texts = page.locator("#moves .mv").all_inner_texts()
-    return [t.strip() for t in texts if t.strip()]
+    """The move list's canonical texts (each move's tooltip; the text shown is readable)."""
+    texts = page.locator("#moves .mv").evaluate_all("els => els.map(e => e.dataset.move)")
+    return [str(t) for t in texts]
 
 
 def wait_for_ply(page, ply: int, timeout: float = 10_000) -> None:

@@ -224,14 +224,20 @@ async def export_one(
     pgnInJson: Flag = False,
 ) -> Response:
     """As JSON with ``Accept: application/json`` (or ``application/x-ndjson``), else as the
-    text record (PGN-style, docs/notation.md). Ongoing games too."""
+    text record (PGN-style, docs/notation.md), as an attachment named
+    ``kodama-<game>-<id>.txt``. Ongoing games too."""
     game = await services.games.get(game_id)
     context = await exports.context_of(services.games.sessions, [game])
     base = base_url(request)
     if wants(request, "application/json", NDJSON):
         data = exports.game_json(game, context, base, moves=moves, pgn_in_json=pgnInJson)
         return JSONResponse(LichessGameOut.model_validate(data).model_dump(exclude_none=True))
-    return PGNResponse(exports.text_record(game, context, base, moves=moves, tags=tags))
+    # Saved as a file (as lichess's export), named after the game: the page's Download link.
+    disposition = f'attachment; filename="{exports.record_filename(game)}"'
+    return PGNResponse(
+        exports.text_record(game, context, base, moves=moves, tags=tags),
+        headers={"Content-Disposition": disposition},
+    )
 
 
 @lichess_router.get(

@@ -244,7 +244,7 @@ class GameService:
         """Everything a client shows: the full state, as sent on (re)connect. (A field that
         can change while the moves, seats and end stay the same must be in ``LiveState`` or
         in ``state_text``'s key.)"""
-        positions, movers = replay(game, positions=game.status in ENDED)
+        positions, movers = replay(game, positions=True)
         changes = None
         if game.rated and game.status in ENDED:
             changes = (await game_changes(self.sessions, [game])).get(game.id)

@@ -90,7 +90,7 @@ class GameState(LiveState):
     moves: list[str]
     players: Seats
     movers: list[Side]
-    positions: list[str] | None  # after each ply, once the game is over
+    positions: list[str] | None  # after each ply (0 = the start): always a list in a state
     createdAt: int
     startedAt: int | None
     finishedAt: int | None

@@ -1,0 +1,400 @@
+// The analysis board (/analysis): a game record loaded (pasted, a file, or ?game=<id>), read
+// here (record.js), then stepped through and played on by hand for both sides. The page has
+// no rules: the positions and their legal moves come from POST /api/analysis/moves, which
+// stores nothing (docs/decisions.md, "The analysis board asks the server").
+
+import { request } from "./api.js";
+import { Board } from "./board.js";
+import { onLanguage, setupChrome } from "./chrome.js";
+import { html, render } from "./html.js";
+import { errorText, t } from "./i18n.js";
+import { defaultPieceSet } from "./pieces.js";
+import { destsOf, moveSquares, parseMove } from "./position.js";
+import { RecordError, readRecordText } from "./record.js";
+import {
+  checkSquare, renderLine, renderPlayers, renderReplay, renderStatus, renderTags, renderTitle,
+} from "./analysisview.js";
+import { otherSide, variantName } from "./variant.js";
+import { moveSentence } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  variants: [],
+  variant: null, // the game's description (/api/variants)
+  rules: {},
+  tags: {}, // the record's tags ({} for a board started from a game's first position)
+  moves: [], // the line shown: the record's moves, or what was played by hand
+  positions: [], // positions[i]: after i moves (the server's answer)
+  record: null, // {fen, moves} as loaded, for "back to the record's moves"
+  ply: 0, // the position shown
+  orientation: "first",
+  board: null,
+  busy: false, // a question to the server is under way: no input until it answers
+  choice: null, // {kind: "pick" | "promotion", candidates} while the player chooses
+  pieceSet: "animals",
+};
+
+// ---- messages -----------------------------------------------------------------------------
+function showError(text) {
+  const box = $("message");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+function clearError() {
+  $("message").hidden = true;
+  $("message").textContent = "";
+}
+
+function announce(text) {
+  const box = $("announce");
+  box.textContent = "";
+  setTimeout(() => {
+    box.textContent = text;
+  }, 30);
+}
+
+function recordErrorText(err) {
+  return t(`analysis.error.${err.code}`, err.details);
+}
+
+// ---- the server ---------------------------------------------------------------------------
+function ask(variant, rules, fen, moves) {
+  return request("/api/analysis/moves", { method: "POST", body: { variant: variant.id, rules, fen, moves } });
+}
+
+// ---- loading ------------------------------------------------------------------------------
+// A fresh board element for each game: a Board listens on its elements for good.
+function freshBoard() {
+  for (const id of ["board", "hand-top", "hand-bottom"]) {
+    const old = $(id);
+    const fresh = document.createElement("div");
+    fresh.id = id;
+    if (id !== "board") fresh.className = "hand-slot";
+    old.replaceWith(fresh);
+  }
+  const play = document.querySelector(".play");
+  play.style.setProperty("--files", state.variant.board.files);
+  play.style.setProperty("--ranks", state.variant.board.ranks);
+  state.pieceSet = defaultPieceSet(state.variant, state.rules);
+  state.board = new Board($("board"), {
+    variant: state.variant,
+    orientation: state.orientation,
+    hands: { top: $("hand-top"), bottom: $("hand-bottom") },
+    onMove,
+    onPick,
+    announce,
+  });
+  state.board.set({ pieceSet: state.pieceSet });
+}
+
+// Shows a game from `fen` through `moves`. A move the engine refuses ends the line there:
+// the moves before it are shown, and the refusal says which one and why. `clear`: the
+// message shown so far goes (not when a failed load falls back to a first position).
+async function loadLine({ variant, rules, fen, moves, tags }, { clear = true } = {}) {
+  if (clear) clearError();
+  state.busy = true;
+  let answer;
+  let kept = moves;
+  try {
+    try {
+      answer = await ask(variant, rules, fen, moves);
+    } catch (err) {
+      const index = err.body && Number.isInteger(err.body.index) ? err.body.index : null;
+      if (index === null) {
+        showError(startErrorText(err));
+        return false;
+      }
+      kept = moves.slice(0, index);
+      showError(t("analysis.error.moveRefused", { n: index + 1, text: moves[index], why: errorText(err) }));
+      answer = await ask(variant, rules, fen, kept);
+    }
+  } catch (err) {
+    showError(errorText(err));
+    return false;
+  } finally {
+    state.busy = false;
+  }
+  state.variant = variant;
+  state.rules = answer.rules;
+  freshBoard(); // the pieces' pictures follow the rules (dōbutsu's yōkai)
+  state.tags = tags;
+  state.moves = kept;
+  state.positions = answer.positions;
+  state.record = { fen, moves: kept };
+  state.ply = kept.length;
+  state.choice = null;
+  show();
+  return true;
+}
+
+function startErrorText(err) {
+  if (err.code === "position.invalid") return t("analysis.error.position", { why: err.message });
+  return errorText(err);
+}
+
+async function loadRecordText(text) {
+  let game;
+  try {
+    game = readRecordText(text, state.variants);
+  } catch (err) {
+    if (!(err instanceof RecordError)) throw err;
+    showError(recordErrorText(err));
+    return false;
+  }
+  const loaded = await loadLine(game);
+  if (loaded && game.count > 1) announce(t("analysis.firstOf", { n: game.count }));
+  return loaded;
+}
+
+async function loadGameId(id) {
+  let response;
+  try {
+    response = await fetch(`/game/export/${encodeURIComponent(id)}`, {
+      headers: { Accept: "application/x-chess-pgn" },
+      credentials: "same-origin",
+    });
+  } catch {
+    showError(errorText({ code: "network.error" }));
+    return;
+  }
+  if (!response.ok) {
+    let body = null;
+    try {
+      body = await response.json();
+    } catch {
+      body = null;
+    }
+    showError(errorText(body || { code: "http.error", error: `${response.status}` }));
+    return;
+  }
+  const text = await response.text();
+  $("record-text").value = text;
+  await loadRecordText(text);
+}
+
+// ---- playing by hand ----------------------------------------------------------------------
+function here() {
+  return state.positions[state.ply];
+}
+
+function canPlay() {
+  const pos = here();
+  return Boolean(pos && !state.busy && !pos.result);
+}
+
+async function play(text) {
+  if (!canPlay()) return false;
+  clearError();
+  const before = here();
+  if (state.moves[state.ply] === text) {
+    // The line's own next move: a step forward.
+    state.ply += 1;
+    show();
+    announce(moveSentence(state.variant, before.fen, text, before.turn, state.pieceSet));
+    return true;
+  }
+  state.busy = true;
+  show();
+  try {
+    const answer = await ask(state.variant, state.rules, before.fen, [text]);
+    state.moves = [...state.moves.slice(0, state.ply), text];
+    state.positions = [...state.positions.slice(0, state.ply + 1), answer.positions[1]];
+    state.ply += 1;
+    announce(moveSentence(state.variant, before.fen, text, before.turn, state.pieceSet));
+    return true;
+  } catch (err) {
+    showError(t("analysis.error.refused", { text, why: errorText(err) }));
+    return false;
+  } finally {
+    state.busy = false;
+    state.choice = null;
+    show();
+  }
+}
+
+function candidatesFor(origin, target) {
+  return here().legalMoves.filter((text) => {
+    const move = parseMove(text);
+    return move && move.origin === origin && move.to === target;
+  });
+}
+
+function onMove(origin, target) {
+  if (!canPlay()) return;
+  const candidates = candidatesFor(origin, target);
+  if (candidates.length === 1) {
+    play(candidates[0]);
+    return;
+  }
+  if (candidates.length === 0) return;
+  const moves = candidates.map(parseMove);
+  const pending = moves[0].from ? [moves[0].from, target] : [target];
+  if (moves.some((m) => m.removed)) {
+    state.choice = { kind: "pick", candidates };
+    state.board.set({ pick: moves.filter((m) => m.removed).map((m) => m.removed), pending });
+    renderStatus(state);
+  } else if (moves.some((m) => m.promotion)) {
+    state.choice = { kind: "promotion", candidates };
+    state.board.set({ pending });
+    askPromotion(candidates);
+  }
+}
+
+function onPick(square) {
+  const choice = state.choice;
+  state.choice = null;
+  const chosen = choice && square && choice.candidates.find((c) => parseMove(c).removed === square);
+  if (chosen) play(chosen);
+  else show();
+}
+
+function askPromotion(candidates) {
+  const dialog = $("promotion");
+  const promote = candidates.find((c) => parseMove(c).promotion);
+  const stay = candidates.find((c) => !parseMove(c).promotion);
+  dialog.onclose = () => {
+    const answer = dialog.returnValue;
+    dialog.returnValue = "";
+    if (!state.choice || state.choice.kind !== "promotion") return;
+    state.choice = null;
+    if (answer === "promote") play(promote);
+    else if (answer === "stay") play(stay);
+    else show();
+  };
+  dialog.returnValue = "";
+  dialog.showModal();
+}
+
+// ---- drawing ------------------------------------------------------------------------------
+function show() {
+  if (!state.variant || !state.positions.length) return;
+  const pos = here();
+  const last = state.moves[state.ply - 1];
+  const move = last ? parseMove(last) : null;
+  const live = canPlay() && !state.choice;
+  state.board.set({
+    fen: pos.fen,
+    orientation: state.orientation,
+    lastMove: moveSquares(last),
+    removed: move ? move.removed : null,
+    dests: live ? destsOf(pos.legalMoves) : {},
+    selectable: live ? pos.turn : null,
+    pick: null,
+    pending: [],
+    check: checkSquare(state, pos),
+  });
+  renderTitle(state);
+  renderPlayers(state);
+  renderStatus(state);
+  renderReplay(state);
+  renderLine($("analysis-moves"), state.moves, state.positions, state.ply);
+  render($("record-tags"), renderTags(state.tags));
+  const r = state.record;
+  $("restore").hidden = !r || (r.moves.length === state.moves.length && r.moves.every((m, i) => m === state.moves[i]));
+}
+
+function goTo(where) {
+  const last = state.moves.length;
+  const target = { first: 0, prev: state.ply - 1, next: state.ply + 1, last }[where] ?? Number(where);
+  if (!Number.isInteger(target) || target < 0 || target > last || state.busy) return;
+  state.ply = target;
+  state.choice = null;
+  show();
+}
+
+// ---- the page's controls ------------------------------------------------------------------
+function fillNewForm() {
+  const select = $("new-variant");
+  const chosen = select.value || (state.variant && state.variant.id);
+  render(select, html`${state.variants.map((v) => html`<option value="${v.id}" ${v.id === chosen ? html`selected` : ""}>${variantName(v)}</option>`)}`);
+}
+
+function startBoard(id, options = {}) {
+  const variant = state.variants.find((v) => v.id === id) || state.variants[0];
+  return loadLine({ variant, rules: { ...variant.rules }, fen: variant.start, moves: [], tags: {} }, options);
+}
+
+document.addEventListener("click", (event) => {
+  const target = event.target.closest("[data-action], [data-ply]");
+  if (!target) return;
+  if (target.dataset.ply !== undefined) {
+    goTo(target.dataset.ply);
+    return;
+  }
+  const action = target.dataset.action;
+  if (action === "flip") {
+    state.orientation = otherSide(state.orientation);
+    show();
+  } else if (action === "restore" && state.record) {
+    loadLine({ variant: state.variant, rules: state.rules, fen: state.record.fen, moves: state.record.moves, tags: state.tags });
+  } else if (["first", "prev", "next", "last"].includes(action)) {
+    goTo(action);
+  }
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest && event.target.closest("input, select, textarea, [data-square], [data-hand], dialog")) return;
+  const where = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
+  if (where) {
+    event.preventDefault();
+    goTo(where);
+  }
+});
+
+function setupForms() {
+  $("move-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = $("move-text");
+    const text = input.value.trim();
+    if (!text) return;
+    if (!canPlay()) {
+      showError(here() && here().result ? t("analysis.error.over") : errorText({ code: "game.busy" }));
+      return;
+    }
+    if (await play(text)) input.value = "";
+  });
+  $("load-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    loadRecordText($("record-text").value);
+  });
+  $("record-file").addEventListener("change", async (event) => {
+    const file = event.target.files && event.target.files[0];
+    if (!file) return;
+    const text = await file.text();
+    $("record-text").value = text;
+    loadRecordText(text);
+  });
+  $("new-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    startBoard($("new-variant").value);
+  });
+}
+
+async function main() {
+  setupChrome();
+  setupForms();
+  onLanguage(() => {
+    fillNewForm();
+    if (state.board) state.board.set({});
+    show();
+  });
+  try {
+    state.variants = await request("/api/variants");
+  } catch (err) {
+    showError(errorText(err));
+    return;
+  }
+  fillNewForm();
+  const gameId = new URLSearchParams(location.search).get("game");
+  if (gameId) await loadGameId(gameId);
+  // Nothing loaded (no game asked, or it could not be): a first position, the reason kept.
+  if (!state.board) await startBoard(state.variants[0].id, { clear: false });
+  fillNewForm();
+}
+
+// Kept for the page tests and for debugging in the console.
+window.kodama = { state };
+main();
