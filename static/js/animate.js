@@ -26,8 +26,10 @@ export function slide(root, move, from) {
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
   if (!dx && !dy) return;
+  // The `translate` property, not `transform`: a piece turned towards the far side keeps
+  // its rotation (its own `transform`) while it slides.
   target.animate(
-    [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+    [{ translate: `${dx}px ${dy}px` }, { translate: "0px 0px" }],
     { duration: DURATION_MS, easing: "ease-out" },
   );
 }
