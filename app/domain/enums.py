@@ -8,7 +8,15 @@ from enum import StrEnum
 
 from engine import RuleReason, Side
 
-__all__ = ["ENDED", "ChallengeStatus", "EndReason", "GameStatus", "RuleReason", "Side"]
+__all__ = [
+    "ENDED",
+    "ChallengeStatus",
+    "ChatRoom",
+    "EndReason",
+    "GameStatus",
+    "RuleReason",
+    "Side",
+]
 
 
 class GameStatus(StrEnum):
@@ -67,3 +75,10 @@ class ChallengeStatus(StrEnum):
     DECLINED = "declined"
     CANCELED = "canceled"
     EXPIRED = "expired"  # nobody answered in time
+
+
+class ChatRoom(StrEnum):
+    """A game's two chat rooms (docs/protocol.md, chat)."""
+
+    PLAYER = "player"  # the game's two players only: never sent to anyone else
+    SPECTATOR = "spectator"  # everyone who watches, the players included
