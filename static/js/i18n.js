@@ -1,6 +1,7 @@
 // Every sentence the pages show, in English and French: `t(key, values)`. The language is
 // the one chosen with the EN/FR switch (remembered), else the browser's.
 
+import { CHAT_TEXT } from "./i18n-chat.js";
 import { PLAYER_TEXT } from "./i18n-players.js";
 
 const STORE_KEY = "kodama.lang";
@@ -624,8 +625,9 @@ const GAME_TEXT = {
   },
 };
 
-// The pages about players keep their words in their own file (i18n-players.js).
-for (const l of LANGS) Object.assign(TEXT[l], PLAYER_TEXT[l]);
+// The pages about players, and the chat, keep their words in their own files
+// (i18n-players.js, i18n-chat.js).
+for (const l of LANGS) Object.assign(TEXT[l], PLAYER_TEXT[l], CHAT_TEXT[l]);
 
 // Both dictionaries, for the page tests (every key in both languages, no English left).
 export const DICTIONARIES = { ui: TEXT, game: GAME_TEXT };
