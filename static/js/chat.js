@@ -227,7 +227,7 @@ export class ChatPanel {
     const roomShown = this.room === "player" || this.spectatorsShown;
     const writing = this.canWrite() && roomShown;
     const placeholder = t(this.room === "player" ? "chat.write.player" : "chat.write.spectator");
-    const anonymous = !seat && this.account === false;
+    const anonymous = !seat && this.account !== true; // (no identity at all: the same)
     render(
       this.root,
       html`<h2 id="chat-heading" class="small-heading">${t("chat.heading")}</h2>

@@ -152,6 +152,16 @@ def test_the_spectators_ndjson_stream_has_the_spectators_room_only(make_client):
         say_by_api = {"room": "player", "text": "after"}
         assert bob.post(f"/api/board/game/{game_id}/chat", say_by_api).status_code == 200
         assert mine.next("chatLine")["text"] == "after"
+        with bob.socket(game_id) as b:  # a line from a page reaches the stream too
+            receive(b, "state")
+            say(b, "player", "from the page")
+            line = mine.next("chatLine")
+        assert line == {
+            "type": "chatLine",
+            "room": "player",
+            "username": bob.who.name,
+            "text": "from the page",
+        }
 
 
 @pytest.fixture
