@@ -48,6 +48,7 @@ from .services.lobby import LobbyFeed
 from .services.outbox import OutboxConsumer
 from .services.playerstats import PlayerCounts
 from .services.quotas import OpenGamesPerAddress, SocketsPerAddress
+from .services.rematch import Rematches
 from .services.seeks import SeekKeeper
 from .services.streams import EventStreams, GameEvents
 from .services.timekeeper import Timekeeper
@@ -103,6 +104,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         accounts = AccountService(
             sessions, clock_ms=clock.now_ms, limits=Limits.default(clock.monotonic)
         )
+        challenges_service = ChallengeService(sessions, service, accounts, hub, settings)
         services = Services(
             settings=settings,
             hub=hub,
@@ -112,7 +114,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             timekeeper=Timekeeper(service, clock=clock),
             lobby=LobbyFeed(service, settings.lobby_interval_seconds, clock),
             accounts=accounts,
-            challenges=ChallengeService(sessions, service, accounts, hub, settings),
+            challenges=challenges_service,
             game_events=GameEvents(service, hub),
             game_starts=GameStarts(service, hub),
             followers=Followers(hub),
@@ -143,6 +145,15 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 beat_seconds=settings.pool_beat_seconds,
                 expire_seconds=settings.pool_expire_seconds,
             ),
+            # (A challenge's links until a request tells the address: the server's own.)
+            rematches=Rematches(
+                service,
+                challenges_service,
+                presence,
+                clock,
+                settings,
+                local_url(settings.host, settings.port),
+            ),
         )
         app.state.services = services
         await services.crowd.start()
@@ -151,6 +162,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         await services.attendance.start()
         await services.seeks.start()
         await services.pools.start()
+        await services.rematches.start()
         builtin = None
         if settings.builtin_bots:
             lease: Lease = (
@@ -167,6 +179,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         finally:
             if builtin is not None:
                 await builtin.stop()
+            await services.rematches.stop()
             await services.pools.stop()
             await services.seeks.stop()
             await services.attendance.stop()

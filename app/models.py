@@ -52,6 +52,13 @@ class Game(Base):
         Index("ix_games_status_public", "status", "public"),
         # One player never holds both seats (NULL, a free seat, passes a CHECK): migration 0004.
         CheckConstraint("first_id <> second_id", name="ck_games_one_seat_each"),
+        # The standing rematch offers (a handful): what a started game's players lapse.
+        Index(
+            "ix_games_rematch_offer",
+            "rematch_offer",
+            postgresql_where=text("rematch_offer IS NOT NULL"),
+            sqlite_where=text("rematch_offer IS NOT NULL"),
+        ),
     )
 
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
@@ -112,6 +119,11 @@ class Game(Base):
     # anonymous joiner counts as 1500; docs/decisions.md). None: anyone (migration 0013).
     rating_min: Mapped[int | None] = mapped_column(Integer, default=None)
     rating_max: Mapped[int | None] = mapped_column(Integer, default=None)
+    # A finished game's rematch (app/services/rematch.py; migration 0014): who offers one
+    # (first | second; None: no offer stands), and the new game's id, reserved with the
+    # offer and kept once accepted (an accepted rematch: rematch_id without rematch_offer).
+    rematch_offer: Mapped[str | None] = mapped_column(String(8), default=None)
+    rematch_id: Mapped[str | None] = mapped_column(String(12), default=None)
 
     # The move pipeline never writes games through the ORM: services/rows.py updates a game
     # only if every column still holds what was read (compare-and-set). Should an ORM UPDATE of
@@ -172,6 +184,9 @@ class Challenge(Base):
     # The position the game will start from (None: the game's own start).
     initial_fen: Mapped[str | None] = mapped_column(Text, default=None)
     name: Mapped[str | None] = mapped_column(String(100), default=None)  # an open one's label
+    # A rematch offered to an account (lichess's ``rematchOf``): answered as the rematch of
+    # that game, whose ``rematch_id`` is this challenge's id (migration 0014).
+    rematch_of: Mapped[str | None] = mapped_column(ForeignKey("games.id"), default=None)
 
 
 class ChatLine(Base):

@@ -356,6 +356,9 @@ class ChallengeOut(Strict):
     seats: SeatsOut | None = Field(default=None, description="an open challenge's seats")
     initialFen: str | None = Field(default=None, description="the position the game starts from")
     name: str | None = Field(default=None, description="an open challenge's label")
+    rematchOf: str | None = Field(
+        default=None, description="a rematch offer: the finished game it would replay"
+    )
     game: GameJsonOut | None = Field(
         default=None, description="the game, when accepted at once with acceptByToken"
     )

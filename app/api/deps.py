@@ -23,6 +23,7 @@ from ..services.follow import Followers, GameStarts
 from ..services.games import GameService, Identity
 from ..services.lobby import LobbyFeed
 from ..services.quotas import OpenGamesPerAddress, SocketsPerAddress
+from ..services.rematch import Rematches
 from ..services.seeks import SeekKeeper
 from ..services.streams import EventStreams, GameEvents
 from ..services.timekeeper import Timekeeper
@@ -57,6 +58,8 @@ class Services:
     crowd: PresenceFeed
     # Quick pairing: the pools' entries and pairing rounds (app/matchmaking/service.py).
     pools: PoolService
+    # Rematches of finished games (app/services/rematch.py).
+    rematches: Rematches
 
 
 def get_services(request: Request) -> Services:

@@ -37,10 +37,12 @@ from .viewer import Viewer, view_of
 log = logging.getLogger(__name__)
 router = APIRouter()
 
-CLIENT_TYPES = ("move", "resign", "draw", "takeback", "abort", "claim", "chat", "resync", "ping")
+CLIENT_TYPES = (
+    "move", "resign", "draw", "takeback", "abort", "claim", "rematch", "chat", "resync", "ping",
+)  # fmt: skip
 # Rate-limited as the HTTP API's moves (the "move" bucket) and chat lines (its "chat"
 # bucket); the other types by "socket".
-ACTIONS = ("move", "resign", "draw", "takeback", "abort", "claim")
+ACTIONS = ("move", "resign", "draw", "takeback", "abort", "claim", "rematch")
 BUCKETS = {**dict.fromkeys(ACTIONS, "move"), "chat": "chat"}
 # Past KODAMA_MAX_SOCKETS_PER_IP the handshake is accepted, then closed with this code:
 # "try again later" (RFC 6455 section 7.4.1), which a browser can see, unlike a refusal.
@@ -290,11 +292,25 @@ async def _read(
                 continue
             if who is None:
                 raise ServiceError("game.not_player", "you are not playing in this game", 403)
+            if kind == "rematch":
+                await _rematch(services, who, game_id, data, conn.ws)
+                continue
             await _act(service, who, game_id, kind, data)
         except ServiceError as exc:
             with contextlib.suppress(ServiceError):
                 ply = (await service.get(game_id)).ply
             await conn.send_json(_error(exc.code, exc.message, ply, **exc.extra))
+
+
+async def _rematch(
+    services: Services, who: Identity, game_id: str, data: dict[str, Any], ws: WebSocket
+) -> None:
+    action = data.get("action")
+    if not isinstance(action, str):
+        raise ServiceError("request.invalid", "a rematch message needs 'action'")
+    # The address a rematch challenge's links give (the socket's, as http).
+    base = str(ws.base_url).rstrip("/").replace("ws", "http", 1)
+    await services.rematches.act(who, game_id, action, base)
 
 
 async def _act(

@@ -74,6 +74,10 @@ class Settings(BaseSettings):
     # shorter for a player who has not moved yet in the game.
     gone_seconds: float = 30.0
     gone_unmoved_seconds: float = 15.0
+    # A rematch offer lapses once its maker has had no page of the game open this long (a
+    # reload keeps it); the offers are checked every rematch_sweep_seconds.
+    rematch_gone_seconds: float = 5.0
+    rematch_sweep_seconds: float = 1.0
     # Spectators coming and going are told to a game's sockets at most this often (players'
     # arrivals and departures at once); instances report their connections to each other
     # at least every presence_beat_seconds, and forget a report not renewed for 3 beats.

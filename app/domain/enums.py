@@ -14,6 +14,7 @@ __all__ = [
     "ChatRoom",
     "EndReason",
     "GameStatus",
+    "RematchLapse",
     "RuleReason",
     "Side",
 ]
@@ -82,3 +83,11 @@ class ChatRoom(StrEnum):
 
     PLAYER = "player"  # the game's two players only: never sent to anyone else
     SPECTATOR = "spectator"  # everyone who watches, the players included
+
+
+class RematchLapse(StrEnum):
+    """Why a rematch offer stopped standing without an answer from the opponent."""
+
+    WITHDRAWN = "withdrawn"  # its maker took it back
+    LEFT = "left"  # its maker left the game's page (app/services/rematch.py)
+    OTHER_GAME = "other_game"  # a player of the game started another game

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .enums import ChatRoom, EndReason, GameStatus, Side
+from .enums import ChatRoom, EndReason, GameStatus, RematchLapse, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +107,38 @@ class ChatPosted(GameEvent):
     username: str
     text: str
     line_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class RematchOffered(GameEvent):
+    """A player of a finished game offers a rematch: the new game would have the id
+    ``game`` (reserved now: a bot's challenge for it has that id)."""
+
+    by: Side
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class RematchDeclined(GameEvent):
+    """The opponent of the offer's maker said no."""
+
+    by: Side
+
+
+@dataclass(frozen=True, slots=True)
+class RematchLapsed(GameEvent):
+    """The offer of ``by`` stands no more: withdrawn, its maker left, or another game."""
+
+    by: Side
+    reason: RematchLapse
+
+
+@dataclass(frozen=True, slots=True)
+class RematchAccepted(GameEvent):
+    """``by`` accepted: the new game ``game`` exists (created in the same transaction)."""
+
+    by: Side
+    game: str
 
 
 # Acted on exactly once: written to the outbox with the change that made them.

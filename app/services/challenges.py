@@ -16,7 +16,7 @@ import logging
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -234,6 +234,14 @@ def user_json(info: PlayerInfo | None) -> dict[str, Any] | None:
     return {"id": info.id, "name": info.name, "title": info.title}
 
 
+class RematchAnswers(Protocol):
+    """Who answers a challenge that is a rematch offer (app/services/rematch.py)."""
+
+    async def accept(self, who: Identity, game_id: str) -> Game: ...
+
+    async def decline(self, who: Identity, game_id: str, reason: str = "generic") -> None: ...
+
+
 class ChallengeService:
     def __init__(
         self,
@@ -248,6 +256,7 @@ class ChallengeService:
         self.accounts = accounts
         self.hub = hub
         self.settings = settings
+        self.rematches: RematchAnswers | None = None
 
     # ---- reading -------------------------------------------------------------------------
     def _cutoff(self) -> int:
@@ -258,7 +267,12 @@ class ChallengeService:
             found = await session.get(Challenge, challenge_id)
         if found is None:
             raise ServiceError("challenge.not_found", f"no challenge {challenge_id!r}", 404)
-        if found.status == ChallengeStatus.CREATED and found.created_ms < self._cutoff():
+        # (A rematch offer lives as long as its offer stands: app/services/rematch.py.)
+        if (
+            found.status == ChallengeStatus.CREATED
+            and found.rematch_of is None
+            and found.created_ms < self._cutoff()
+        ):
             await self._set_status(found.id, ChallengeStatus.EXPIRED)
             return await self.get(challenge_id)
         return found
@@ -271,7 +285,10 @@ class ChallengeService:
                     select(Challenge)
                     .where(
                         Challenge.status == ChallengeStatus.CREATED,
-                        Challenge.created_ms >= self._cutoff(),
+                        or_(
+                            Challenge.created_ms >= self._cutoff(),
+                            Challenge.rematch_of.is_not(None),
+                        ),
                         or_(Challenge.dest_id == player_id, Challenge.challenger_id == player_id),
                     )
                     .order_by(Challenge.created_ms, Challenge.id)
@@ -330,6 +347,8 @@ class ChallengeService:
             data["initialFen"] = challenge.initial_fen
         if challenge.name is not None:
             data["name"] = challenge.name
+        if challenge.rematch_of is not None:
+            data["rematchOf"] = challenge.rematch_of
         if direction is not None:
             data["direction"] = direction
         if challenge.status == ChallengeStatus.DECLINED:
@@ -458,6 +477,10 @@ class ChallengeService:
 
     async def accept(self, who: Identity, challenge_id: str, color: str | None = None) -> Challenge:
         challenge = await self.get(challenge_id)
+        if challenge.rematch_of is not None and self.rematches is not None:
+            self._rematch_answer(who, challenge, "accept")
+            await self.rematches.accept(who, challenge.rematch_of)
+            return await self.get(challenge_id)
         if challenge.dest_id is None:
             return await self._take_open_seat(who, challenge, color)
         if challenge.dest_id != who.id:
@@ -474,6 +497,25 @@ class ChallengeService:
         if not await self._start(challenge, first, second, challenger, final_color=final):
             raise self._not_pending(await self.get(challenge.id))
         return await self.get(challenge.id)
+
+    def _rematch_answer(self, who: Identity, challenge: Challenge, verb: str) -> None:
+        if challenge.dest_id != who.id:
+            raise ServiceError(
+                "challenge.not_yours", f"only the challenged player can {verb} this challenge", 403
+            )
+        if challenge.status != ChallengeStatus.CREATED:
+            raise self._not_pending(challenge)
+
+    async def settle_rematch(
+        self, challenge_id: str, status: ChallengeStatus, base_url: str, reason: str = "generic"
+    ) -> None:
+        """A rematch offer was declined, withdrawn or lapsed: its challenge (if it has one,
+        still waiting) too, told to both event streams."""
+        values = {"decline_reason": reason} if status == ChallengeStatus.DECLINED else {}
+        if not await self._set_status(challenge_id, status, **values):
+            return
+        kind = "challengeDeclined" if status == ChallengeStatus.DECLINED else "challengeCanceled"
+        await self.announce(await self.get(challenge_id), kind, base_url)
 
     async def _identity(self, player_id: str) -> Identity:
         async with self.sessions() as session:
@@ -598,6 +640,10 @@ class ChallengeService:
                 f"unknown decline reason {reason!r} (reasons: {', '.join(DECLINE_REASONS)})",
             )
         challenge = await self.get(challenge_id)
+        if challenge.rematch_of is not None and self.rematches is not None:
+            self._rematch_answer(who, challenge, "decline")
+            await self.rematches.decline(who, challenge.rematch_of, reason)
+            return await self.get(challenge_id)
         if challenge.dest_id is None or challenge.dest_id != who.id:
             raise ServiceError(
                 "challenge.not_yours", "only the challenged player can decline this challenge", 403
@@ -614,6 +660,11 @@ class ChallengeService:
             raise ServiceError(
                 "challenge.not_yours", "only the challenger can cancel this challenge", 403
             )
+        if challenge.rematch_of is not None and self.rematches is not None:
+            if challenge.status != ChallengeStatus.CREATED:
+                raise self._not_pending(challenge)
+            await self.rematches.decline(who, challenge.rematch_of)  # a withdrawal
+            return await self.get(challenge_id)
         challenge = await self._changed(challenge.id, ChallengeStatus.CANCELED)
         await self.announce(challenge, "challengeCanceled", base_url)
         return challenge

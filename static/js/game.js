@@ -16,6 +16,7 @@ import { broughtTo, goToGame } from "./site.js";
 import { isMuted, play, setMuted } from "./sound.js";
 import { errorText, t, tn } from "./i18n.js";
 import { changeLines, changeList, ratingMark } from "./ratings.js";
+import { followRematch, renderRematch, setupRematch } from "./rematch.js";
 import { copyText, inviteLink, toast } from "./ui.js";
 import {
   clockText, describeRules, otherSide, royalLetter, sideWord, variantName,
@@ -85,6 +86,7 @@ function onMessage(data) {
       if (data.game.status === "started" && (broughtTo(gameId) || page.game?.status === "created")) {
         play("start");
       }
+      followRematch(page.game, data.game);
       page.game = data.game;
       page.fens.set(data.game.ply, data.game.fen);
       // A finished game comes with every position, so it replays from the first move.
@@ -581,6 +583,7 @@ function renderActions() {
   buttons.push(button("flip", t("action.flip")));
   if (game.result) buttons.push(html`<a class="button primary" href="/">${t("action.newGame")}</a>`);
   render($("actions"), html`${buttons}`);
+  renderRematch($("rematch"), game, seat);
   if (game.status === "started" && seat && !game.daysPerTurn && page.presence.online
       && page.presence.online[otherSide(seat)] === false) {
     render($("claim-note"), html`${t("claim.note")}`);
@@ -732,6 +735,7 @@ async function main() {
     showError(t("game.cannotLoad", { error: errorText(err) }));
     return;
   }
+  setupRematch($("rematch"), act);
   socket = new GameSocket(gameId, { onMessage, onStatus });
   socket.connect();
 }

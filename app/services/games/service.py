@@ -312,6 +312,16 @@ class GameService:
             raise changed.error
         return changed.game
 
+    async def change(self, game_id: str, change: Change) -> Game:
+        """Run a change of another module's (app/services/rematch.py) through the pipeline."""
+        return await self._change(game_id, change)
+
+    async def tell(self, game: Game, events: Sequence[GameEvent]) -> None:
+        """Tell the events of a change a caller committed itself, holding ``pipeline.serial``
+        of the game (a rematch's accept, written with the new game's insert)."""
+        self.pipeline.cache.drop(game.id)  # written outside the pipeline: read it again
+        await self._tell(game, events)
+
     @staticmethod
     async def _durable(
         hooks: Sequence[DurableHook], game: Game, events: Sequence[GameEvent]

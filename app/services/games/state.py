@@ -48,6 +48,9 @@ class LiveState(TypedDict):
     result: ResultState | None
     drawOffer: str | None
     takebackOffer: str | None
+    # A finished game's rematch: who offers one, and the new game once accepted.
+    rematchOffer: str | None
+    rematch: str | None
     clock: ClockState | None
     # The first-move deadline while it runs, or a correspondence game's for the side to move.
     deadline: int | None
@@ -135,6 +138,8 @@ def live_state(game: Game, pos: Any, now: int, deadline: int | None) -> LiveStat
         else {"winner": game.winner, "reason": game.reason, "status": game.status},
         "drawOffer": game.draw_offer,
         "takebackOffer": game.takeback_offer,
+        "rematchOffer": game.rematch_offer,
+        "rematch": game.rematch_id if game.rematch_offer is None else None,
         "clock": clock_state(game, now),
         "deadline": deadline,
         "daysPerTurn": game.days,
