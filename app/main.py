@@ -50,6 +50,7 @@ from .services.apilimits import ApiLimits
 from .services.builtin import BuiltinBots, local_url
 from .services.challenges import ChallengeService
 from .services.chat import Chat
+from .services.chatflood import ChatFlood
 from .services.crowd import PresenceFeed
 from .services.errors import ServiceError
 from .services.follow import Followers, GameStarts
@@ -134,7 +135,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             limits=ApiLimits(settings, clock.monotonic),
             sockets=SocketsPerAddress(settings.max_sockets_per_ip),
             open_games=OpenGamesPerAddress(settings.max_open_games_per_ip, service.still_open),
-            chat=Chat(sessions, hub),
+            chat=Chat(
+                sessions,
+                hub,
+                ChatFlood(settings.chat_flood_lines, settings.chat_flood_seconds, clock.monotonic),
+            ),
             crowd=PresenceFeed(
                 presence,
                 hub,

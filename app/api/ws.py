@@ -28,6 +28,7 @@ from ..realtime.presence import PresenceChanged
 from ..services.errors import ServiceError
 from ..services.games import GameService, Identity
 from ..services.updates import GameUpdate, RatingsChanged
+from . import chatsocket
 from .auth import client_ip
 from .deps import Services
 from .following import follow
@@ -37,10 +38,12 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 CLIENT_TYPES = (
-    "move", "resign", "draw", "takeback", "abort", "claim", "rematch", "resync", "ping",
+    "move", "resign", "draw", "takeback", "abort", "claim", "rematch", "chat", "resync", "ping",
 )  # fmt: skip
-# Rate-limited as the HTTP API's moves (the "move" bucket); the other types by "socket".
+# Rate-limited as the HTTP API's moves (the "move" bucket) and chat lines (its "chat"
+# bucket); the other types by "socket".
 ACTIONS = ("move", "resign", "draw", "takeback", "abort", "claim", "rematch")
+BUCKETS = {**dict.fromkeys(ACTIONS, "move"), "chat": "chat"}
 # Past KODAMA_MAX_SOCKETS_PER_IP the handshake is accepted, then closed with this code:
 # "try again later" (RFC 6455 section 7.4.1), which a browser can see, unlike a refusal.
 TRY_AGAIN_LATER = 1013
@@ -132,10 +135,11 @@ async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
     try:
         async with view_of(services, game_id, who) as (viewer, game):
             await _send_state(conn, service, game, who)
+            await conn.send(await chatsocket.history_text(services, game, who))
             with follow(services, who, conn, shown=game.id):
                 await _serve(
                     read=_read(conn, services, game.id, who, address),
-                    write=_forward(conn, viewer, service, who),
+                    write=_forward(conn, viewer, who),
                 )
     except WebSocketDisconnect:
         pass
@@ -159,7 +163,7 @@ async def _serve(read: Coroutine[Any, Any, None], write: Coroutine[Any, Any, Non
 
 async def _send_state(
     conn: Connection, service: GameService, game: Game | str, who: Identity | None
-) -> None:
+) -> Game:
     """The ``state`` message (``StateMessage``) of ``game``, or of the game read now."""
     if isinstance(game, str):
         game = await service.get(game)
@@ -170,15 +174,23 @@ async def _send_state(
     if who is not None and who.id == game.creator_id and game.status == GameStatus.CREATED:
         text += f',"invite":{json.dumps(game.invite_token)}'
     await conn.send(text + "}")
+    return game
 
 
-async def _forward(
-    conn: Connection, viewer: Viewer, service: GameService, who: Identity | None
+async def _send_again(
+    conn: Connection, services: Services, game_id: str, who: Identity | None
 ) -> None:
+    """The whole truth again (a resync): the ``state``, then the kept chat lines (a line
+    told while the socket was behind may have been lost with the rest)."""
+    game = await _send_state(conn, services.games, game_id, who)
+    await conn.send(await chatsocket.history_text(services, game, who))
+
+
+async def _forward(conn: Connection, viewer: Viewer, who: Identity | None) -> None:
     while True:
         message = await viewer.next()
         if message is RESYNC:
-            await _send_state(conn, service, viewer.game_id, who)
+            await _send_again(conn, viewer.services, viewer.game_id, who)
         elif message is CLOSING:
             await conn.close(SERVER_RESTARTING)  # the server is shutting down
             return
@@ -187,7 +199,7 @@ async def _forward(
         elif isinstance(message, PresenceChanged):
             await conn.send(presence_text(message))
         elif isinstance(message, ChatPosted):
-            await conn.send(chat_text(message))
+            await conn.send(chatsocket.chat_text(message))
         elif isinstance(message, RatingsChanged):
             await conn.send(ratings_text(message))
 
@@ -216,18 +228,6 @@ def presence_text(message: PresenceChanged) -> str:
 
 def ratings_text(message: RatingsChanged) -> str:
     return _text({"type": "ratings", "ply": message.ply, "ratings": message.ratings})
-
-
-def chat_text(chat: ChatPosted) -> str:
-    return _text(
-        {
-            "type": "chat",
-            "room": chat.room,
-            "ply": chat.ply,
-            "username": chat.username,
-            "text": chat.text,
-        }
-    )
 
 
 def _message(raw: str | None, limit: int) -> dict[str, Any]:
@@ -270,7 +270,7 @@ async def _read(
         kind = str(data.get("type"))
         # Every message costs a token before any work is done for it (a resync, and any
         # error reply, reads the game): actions from the bucket of the HTTP API's moves.
-        bucket = "move" if kind in ACTIONS and who is not None else "socket"
+        bucket = BUCKETS.get(kind, "socket") if who is not None else "socket"
         try:
             services.limits.hit(bucket, subject, address)
         except ServiceError as exc:
@@ -286,7 +286,10 @@ async def _read(
                 await conn.send_json({"type": "pong", "ply": services.presence.ply.get(game_id)})
                 continue
             if kind == "resync":
-                await _send_state(conn, service, game_id, who)
+                await _send_again(conn, services, game_id, who)
+                continue
+            if kind == "chat":
+                await chatsocket.write(services, who, game_id, data)
                 continue
             if who is None:
                 raise ServiceError("game.not_player", "you are not playing in this game", 403)
@@ -297,7 +300,7 @@ async def _read(
         except ServiceError as exc:
             with contextlib.suppress(ServiceError):
                 ply = (await service.get(game_id)).ply
-            await conn.send_json(_error(exc.code, exc.message, ply))
+            await conn.send_json(_error(exc.code, exc.message, ply, **exc.extra))
 
 
 async def _rematch(

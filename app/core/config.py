@@ -143,6 +143,10 @@ class Settings(BaseSettings):
     ratelimit_stream_burst: int = 30
     ratelimit_chat_per_s: float = 0.5
     ratelimit_chat_burst: int = 10
+    # Chat flood control per person, whichever way they write (app/services/chatflood.py):
+    # this many lines in a row, then one more every chat_flood_seconds.
+    chat_flood_lines: int = Field(default=5, ge=1)
+    chat_flood_seconds: float = Field(default=3.0, gt=0)
     ratelimit_ip_factor: float = 10.0
 
     # ---- limits on creating things, and on sockets (docs/decisions.md, issue #10) ----

@@ -11,6 +11,7 @@ from engine import RuleReason, Side
 __all__ = [
     "ENDED",
     "ChallengeStatus",
+    "ChatRoom",
     "EndReason",
     "GameStatus",
     "RematchLapse",
@@ -75,6 +76,13 @@ class ChallengeStatus(StrEnum):
     DECLINED = "declined"
     CANCELED = "canceled"
     EXPIRED = "expired"  # nobody answered in time
+
+
+class ChatRoom(StrEnum):
+    """A game's two chat rooms (docs/protocol.md, chat)."""
+
+    PLAYER = "player"  # the game's two players only: never sent to anyone else
+    SPECTATOR = "spectator"  # everyone who watches, the players included
 
 
 class RematchLapse(StrEnum):

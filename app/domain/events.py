@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .enums import EndReason, GameStatus, RematchLapse, Side
+from .enums import ChatRoom, EndReason, GameStatus, RematchLapse, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +99,14 @@ class GameEnded(GameEvent):
 
 @dataclass(frozen=True, slots=True)
 class ChatPosted(GameEvent):
-    room: str  # "player" (the two players only) or "spectator"
+    """A kept chat line; ``line_id`` is its row's id (a page merging the kept lines it read
+    with the lines told live counts each once)."""
+
+    room: ChatRoom
     player_id: str
     username: str
     text: str
+    line_id: int
 
 
 @dataclass(frozen=True, slots=True)

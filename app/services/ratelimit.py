@@ -36,7 +36,9 @@ class RateLimiter:
         now = self.clock()
         tokens = self._tokens(key, now)
         if tokens < 1:
-            seconds = math.ceil((1 - tokens) / self.rate)
+            # (rounded first: 2 s into a 3-second refill, 1/3 token is missing; in floating
+            # point that is 1.0000000000000002 s, which must not say 2)
+            seconds = math.ceil(round((1 - tokens) / self.rate, 6))
             raise ServiceError(
                 "ratelimit",
                 f"too many requests; try again in {seconds} s",

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { Board } from "./board.js";
+import { ChatPanel } from "./chat.js";
 import { onLanguage, setupChrome } from "./chrome.js";
 import { Clocks } from "./clock.js";
 import { PIECE_SETS, defaultPieceSet, storePieceSet } from "./pieces.js";
@@ -56,6 +57,7 @@ const page = {
 const clocks = new Clocks(document.body);
 const claims = new ClaimCountdown(() => renderActions());
 let socket = null;
+const chat = new ChatPanel($("chat"), { send: (message) => Boolean(socket && socket.send(message)) });
 
 // ---- who is who ---------------------------------------------------------------------------
 function seatOf(game, me) {
@@ -115,6 +117,7 @@ function onMessage(data) {
         socket.reconnectNow();
       }
       setup();
+      chat.setGame(page.game, page.me);
       page.awaiting = false;
       page.choice = null;
       closePromotion();
@@ -145,6 +148,12 @@ function onMessage(data) {
       playPremove();
       break;
     }
+    case "chat":
+      chat.line(data);
+      break;
+    case "chatLines":
+      chat.history(data.lines);
+      break;
     case "gameStart":
       goToGame(data.game.id); // another game of this player started: this page follows them
       break;
@@ -162,6 +171,7 @@ function onMessage(data) {
       renderActions();
       break;
     case "error":
+      if (chat.error(data)) break; // shown by the chat, under its input
       page.awaiting = false;
       page.choice = null;
       if (data.code === "game.stale" || (socket && data.ply > socket.ply)) {
@@ -716,6 +726,7 @@ function redraw() {
   renderTitle();
   page.board.set({});
   update();
+  chat.redraw();
 }
 
 async function main() {

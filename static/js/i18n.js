@@ -2,6 +2,7 @@
 // the one chosen with the EN/FR switch (remembered), else the browser's.
 
 import { ANALYSIS_TEXT } from "./i18n-analysis.js";
+import { CHAT_TEXT } from "./i18n-chat.js";
 import { PLAYER_TEXT } from "./i18n-players.js";
 
 const STORE_KEY = "kodama.lang";
@@ -699,10 +700,9 @@ const GAME_TEXT = {
   },
 };
 
-// The pages about players keep their words in their own file (i18n-players.js).
-for (const l of LANGS) Object.assign(TEXT[l], PLAYER_TEXT[l]);
-// So do the game records and the analysis board (i18n-analysis.js).
-for (const l of LANGS) Object.assign(TEXT[l], ANALYSIS_TEXT[l]);
+// The pages about players, the chat, the game records and the analysis board keep their
+// words in their own files (i18n-players.js, i18n-chat.js, i18n-analysis.js).
+for (const l of LANGS) Object.assign(TEXT[l], PLAYER_TEXT[l], CHAT_TEXT[l], ANALYSIS_TEXT[l]);
 
 // Both dictionaries, for the page tests (every key in both languages, no English left).
 export const DICTIONARIES = { ui: TEXT, game: GAME_TEXT };

@@ -22,7 +22,7 @@ from starlette.background import BackgroundTask
 import engine
 
 from ...db import uncancelled
-from ...domain.enums import GameStatus
+from ...domain.enums import ChatRoom, GameStatus
 from ...models import Game
 from ...realtime.hub import CLOSING, RESYNC
 from ...services import chat as chat_rules
@@ -212,7 +212,8 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
         game = await services.games.get(game_id)
         chat_rules.require_player(game, who.identity)
         limit(services, "chat", who, request)
-        await services.chat.post(game, who.identity, body.room, text, services.games.now())
+        room = ChatRoom(body.room)
+        await services.chat.post(game, who.identity, room, text, services.games.now())
         return DoneOut()
 
     @router.get(
