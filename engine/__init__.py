@@ -7,7 +7,7 @@
 'second'
 """
 
-from .core import SIDES, Game, Position, Result, RuleReason, Side
+from .core import SIDES, CaptureMarks, Game, Position, Result, RuleReason, Side
 from .errors import (
     EngineError,
     GameOverError,
@@ -22,6 +22,7 @@ from .registry import GAMES, get_game
 __all__ = [
     "GAMES",
     "SIDES",
+    "CaptureMarks",
     "EngineError",
     "Game",
     "GameOverError",

@@ -134,6 +134,19 @@ P = TypeVar("P", bound=Position)
 
 
 @dataclass(frozen=True, slots=True)
+class CaptureMarks:
+    """The squares a move captured with, besides its own origin and target (for showing
+    the last move): the stone a yote jump took (``jumped``), the line of three a wali step
+    made to take a stone (``line``, the target included); empty in the other games."""
+
+    jumped: tuple[str, ...] = ()
+    line: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"jumped": list(self.jumped), "line": list(self.line)}
+
+
+@dataclass(frozen=True, slots=True)
 class Option:
     """A rule option: allowed values, the first being the default."""
 
@@ -246,6 +259,16 @@ class Game(ABC, Generic[P]):
                 )
             raise IllegalMoveError(f"illegal move: {text!r} in {self.to_text(pos)}")
         return self._apply(pos, move)
+
+    def capture_marks(self, after: P, text: str) -> CaptureMarks:
+        """What ``text``, the move that led to ``after``, captured with (CaptureMarks)."""
+        self._check_position(after)
+        if not isinstance(text, str) or self.MOVE_SYNTAX.fullmatch(text) is None:
+            raise InvalidMoveError(f"not a {self.id} move text: {text!r}")
+        return self._capture_marks(after, text)
+
+    def _capture_marks(self, after: P, text: str) -> CaptureMarks:
+        return CaptureMarks()
 
     def in_check(self, pos: P) -> bool:
         """Whether the side to move's royal piece is attacked (shogi games; else False)."""

@@ -221,8 +221,9 @@ def update_text(update: GameUpdate) -> str:
 @functools.lru_cache(maxsize=1024)  # one text per message, not one per socket of a crowd
 def presence_text(message: PresenceChanged) -> str:
     online = {"first": message.first, "second": message.second}
+    gone = {"first": message.first_gone_since, "second": message.second_gone_since}
     data = {"type": "presence", "ply": message.ply, "online": online}
-    return _text({**data, "spectators": message.spectators})
+    return _text({**data, "spectators": message.spectators, "goneSince": gone})
 
 
 def ratings_text(message: RatingsChanged) -> str:

@@ -31,6 +31,10 @@ class PresenceChanged:
     first: bool
     second: bool
     spectators: int
+    # Since when each seat has had no connection (epoch ms, the server's clock), None while
+    # connected: a claim against it opens its grace period later (docs/protocol.md).
+    first_gone_since: int | None = None
+    second_gone_since: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +158,11 @@ class Presence:
     def gone_for_ms(self, game_id: str, side: str) -> int | None:
         """How long the seat has had no connection; None while connected. A player never
         seen here counts as gone since this instance first saw the game."""
+        since = self.gone_since(game_id, side)
+        return None if since is None else max(0, self.now() - since)
+
+    def gone_since(self, game_id: str, side: str) -> int | None:
+        """Since when the seat has had no connection (ms); None while connected."""
         if self.online(game_id, side):
             return None
         self._forget_idle()
@@ -164,13 +173,11 @@ class Presence:
         if mine is not None:
             left.append(mine)
         if left:
-            since: int | None = max(left)
-        else:
-            seen = [e.seen for e in remote]
-            if game_id in self._watched_since:
-                seen.append(self._watched_since[game_id])
-            since = min(seen) if seen else None
-        return 0 if since is None else max(0, self.now() - since)
+            return max(left)
+        seen = [e.seen for e in remote]
+        if game_id in self._watched_since:
+            seen.append(self._watched_since[game_id])
+        return min(*seen, self.now()) if seen else self.now()
 
     # ---- across instances ----------------------------------------------------------------
     def local_games(self) -> list[str]:
@@ -223,4 +230,6 @@ class Presence:
             self.online(game_id, "first"),
             self.online(game_id, "second"),
             self.spectators(game_id),
+            self.gone_since(game_id, "first"),
+            self.gone_since(game_id, "second"),
         )

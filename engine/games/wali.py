@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..core import SIDES, Result
-from ..errors import InvalidPositionError
+from ..core import SIDES, CaptureMarks, Result
+from ..errors import InvalidMoveError, InvalidPositionError
 from .placement import NONE, STONE, STONES, Move, StoneGame, StonePosition
 
 PLACEMENT, MOVING = 1, 2
@@ -112,6 +112,22 @@ class Wali(StoneGame[WaliPosition]):
         after = tuple(board)
         win = self._no_pieces(after, pos.hands, 1 - side)
         return self._position(after, 1 - side, pos.hands, 0, (), win)
+
+    def _capture_marks(self, after: WaliPosition, text: str) -> CaptureMarks:
+        """A step that took a stone made a line: every line of three through its target
+        whose squares all hold the mover's stone (the mover's stone stands on the target)."""
+        if "x" not in text:
+            return CaptureMarks()
+        target = self.square_index[text[2:4]]
+        stone = after.board[target]
+        if not stone:
+            raise InvalidMoveError(f"{text!r} did not lead to this position")
+        line = {target}
+        for a, b in self.triples_at[target]:
+            if after.board[a] == stone and after.board[b] == stone:
+                line.update((a, b))
+        names = self.square_names
+        return CaptureMarks(line=tuple(names[sq] for sq in sorted(line)))
 
     # ---- helpers -------------------------------------------------------------------------
     def _barred(self, board: tuple[int, ...], stone: int) -> set[int]:

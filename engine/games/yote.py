@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..core import SIDES, Result
-from ..errors import InvalidPositionError
+from ..core import SIDES, CaptureMarks, Result
+from ..errors import InvalidMoveError, InvalidPositionError
 from .placement import NONE, STONE, STONES, Move, StoneGame, StonePosition
 
 Step = tuple[int, int]  # (origin, target)
@@ -100,6 +100,18 @@ class Yote(StoneGame[YotePosition]):
             history,
             self._no_pieces(after, hands, 1 - side),
         )
+
+    def _capture_marks(self, after: YotePosition, text: str) -> CaptureMarks:
+        """A jump (two squares along a rank or file) took the stone between its squares."""
+        if text.startswith("*"):
+            return CaptureMarks()
+        origin, target = self.square_index[text[:2]], self.square_index[text[2:4]]
+        if target in self.neighbours[origin]:
+            return CaptureMarks()
+        for jumped, land in self.jumps[origin]:
+            if land == target:
+                return CaptureMarks(jumped=(self.square_names[jumped],))
+        raise InvalidMoveError(f"not a yote step or jump: {text!r}")
 
     # ---- helpers -------------------------------------------------------------------------
     @staticmethod

@@ -7,6 +7,7 @@ import { html, render } from "./html.js";
 import { onLanguage, setupChrome } from "./chrome.js";
 import { getLang } from "./i18n.js";
 import { copyText } from "./ui.js";
+import { shownName } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -146,7 +147,7 @@ async function load() {
   account = me.username ? await request("/api/account") : null;
   $("signed-out").hidden = account !== null;
   $("signed-in").hidden = account === null;
-  $("me").textContent = me.name;
+  $("me").textContent = shownName(me.name);
   renderRecord(me.count);
   if (account) {
     const title = account.title ? html` <span class="bot-title">${account.title}</span>` : "";

@@ -17,7 +17,8 @@ import { pieceSvg } from "./pieces.js";
 import { pieceName, pieceStrength, playerWord, specialSquares, variantName } from "./variant.js";
 
 const MARKS = [
-  "selected", "dest", "capture", "last", "removed", "pick", "check", "pending", "blocked", "premove",
+  "selected", "dest", "capture", "last", "removed", "jumped", "line", "pick", "check", "pending",
+  "blocked", "premove",
 ];
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 let boards = 0;
@@ -411,6 +412,8 @@ export class Board {
     if (marks.has("dest") && token) classes.push("capture");
     if (marks.has("check")) words.push(t("board.check"));
     if (marks.has("last")) words.push(t("board.lastMove"));
+    if (marks.has("jumped")) words.push(t("board.jumped"));
+    if (marks.has("line")) words.push(t("board.line"));
     if (marks.has("selected")) words.push(t("board.selected"));
     if (marks.has("dest")) words.push(t("board.dest"));
     if (marks.has("pick")) words.push(t("board.pick"));

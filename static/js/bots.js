@@ -13,6 +13,14 @@ import { variantName } from "./variant.js";
 const POLL_MS = 500;
 // The lobby's sides in the challenge API's colours: white moves first.
 const COLORS = { first: "white", second: "black", random: "random" };
+// The server's own opponents, weakest first (app/services/builtin.py LEVELS): listed in
+// that order with a line on how each plays; any other bot after them, by name.
+const BUILTIN = ["kodama-random", "kodama-easy", "kodama-medium", "kodama-hard"];
+
+function strengthOrder(a, b) {
+  const rank = (bot) => (BUILTIN.includes(bot.username) ? BUILTIN.indexOf(bot.username) : BUILTIN.length);
+  return rank(a) - rank(b) || a.username.localeCompare(b.username);
+}
 
 export class BotPanel {
   // choices(): the lobby form's {variant, rules, clock, color} or null; selected(): its game.
@@ -40,7 +48,7 @@ export class BotPanel {
       const lines = await api.botsOnline();
       this.bots = lines.filter(
         (b) => b && typeof b.username === "string" && b.bot && Array.isArray(b.bot.games),
-      );
+      ).sort(strengthOrder);
     } catch {
       this.bots = []; // no bot service here (yet): the section stays hidden
     }
@@ -67,7 +75,9 @@ export class BotPanel {
         return html`<button type="button" class="bot" data-bot="${b.username}" title="${why}"
           ${plays && !this.pending ? "" : html`disabled`}>
           <span class="bot-name"><span class="bot-title">${b.title || "BOT"}</span> ${b.username}</span>
-          <span class="bot-games">${t("bots.plays", { games })}</span></button>`;
+          <span class="bot-games">${BUILTIN.includes(b.username)
+            ? t(`bots.about.${b.username}`)
+            : t("bots.plays", { games })}</span></button>`;
       })}`,
     );
     this.renderStatus();

@@ -26,6 +26,10 @@ import {
   clockText, describeRules, otherSide, royalLetter, sideWord, variantName,
 } from "./variant.js";
 import { connectionText, moveSentence, resultText, sideLabel } from "./words.js";
+import { origin, slide } from "./animate.js";
+import { ClaimCountdown } from "./claimcountdown.js";
+import { captureMarks } from "./lastmove.js";
+import { shownName } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -51,6 +55,7 @@ const page = {
 };
 
 const clocks = new Clocks(document.body);
+const claims = new ClaimCountdown(() => renderActions());
 let socket = null;
 const chat = new ChatPanel($("chat"), { send: (message) => Boolean(socket && socket.send(message)) });
 
@@ -80,7 +85,7 @@ function isCreator() {
 // ---- messages -----------------------------------------------------------------------------
 const LIVE = [
   "ply", "status", "fen", "turn", "check", "legalMoves", "result", "drawOffer", "clock",
-  "deadline", "daysPerTurn", "serverTime",
+  "deadline", "daysPerTurn", "serverTime", "captureMarks", "claimGrace",
 ];
 
 function onMessage(data) {
@@ -126,6 +131,7 @@ function onMessage(data) {
       playMoveSound(page.game.fen, data);
       const before = page.game.fen;
       const mover = page.game.turn;
+      const from = page.review.live ? origin(document, parseMove(data.move), mover) : null;
       // The mover is whoever was to move before (not always the other side: wali passes).
       page.game.movers = [...(page.game.movers || []), mover];
       for (const key of LIVE) if (key in data) page.game[key] = data[key];
@@ -137,6 +143,7 @@ function onMessage(data) {
       page.choice = null;
       closePromotion();
       update();
+      slide(document, parseMove(data.move), from);
       announceMove(before, data.move, mover);
       playPremove();
       break;
@@ -432,9 +439,10 @@ function update() {
     pick: null,
     pending: [],
     check: live ? checkSquare(game) : null, // known for the live position only
-    marks: live ? page.premove.marks() : {},
+    marks: live ? captureMarks(game, page.premove.marks()) : {},
   });
   clocks.sync(game);
+  claims.sync(game);
   tabTitle();
   renderPlayers();
   renderStatus();
@@ -463,7 +471,7 @@ function playerBar(side) {
     sideName = t("player.drawn");
     if (side === page.orientation) player = players.creator;
   }
-  const name = player ? player.name : game.status === "created" ? t("player.waiting") : "—";
+  const name = player ? shownName(player.name) : game.status === "created" ? t("player.waiting") : "—";
   const online = page.presence.online && page.presence.online[side];
   const here = online ? t("player.online") : t("player.offline");
   const you = Boolean(player && page.me && player.id === page.me.id);
@@ -560,18 +568,16 @@ function renderActions() {
     }
     buttons.push(...takebackButtons(game, seat, button));
     // No claims in a correspondence game: nobody has to stay connected (its days decide).
-    if (!game.daysPerTurn && page.presence.online && page.presence.online[opponent] === false) {
-      buttons.push(button("claim-victory", t("action.claimVictory")));
-      buttons.push(button("claim-draw", t("action.claimDraw")));
+    if (ClaimCountdown.applies(game, page.presence, seat)) {
+      buttons.push(...claims.buttons(game, page.presence, seat));
     }
   }
   buttons.push(button("flip", t("action.flip")));
   if (game.result) buttons.push(html`<a class="button primary" href="/">${t("action.newGame")}</a>`);
   render($("actions"), html`${buttons}`);
   renderRematch($("rematch"), game, seat);
-  if (game.status === "started" && seat && !game.daysPerTurn && page.presence.online
-      && page.presence.online[otherSide(seat)] === false) {
-    render($("claim-note"), html`${t("claim.note")}`);
+  if (ClaimCountdown.applies(game, page.presence, seat)) {
+    render($("claim-note"), html`${claims.note(game, page.presence, seat)}`);
   } else {
     $("claim-note").textContent = "";
   }

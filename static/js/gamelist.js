@@ -6,6 +6,7 @@ import { html } from "./html.js";
 import { getLang, t } from "./i18n.js";
 import { diffClass, diffText, ratingText } from "./ratings.js";
 import { variantName } from "./variant.js";
+import { shownName } from "./names.js";
 
 const COLOR_SIDES = ["white", "black"];
 const NOT_PLAYED = ["aborted", "noStart"];
@@ -38,7 +39,7 @@ function opponentCell(seat) {
   const rating = "rating" in seat ? html` <span class="rating">(${ratingText(seat.rating, seat.provisional)})</span>` : "";
   const name = "rating" in seat
     ? html`<a href="/@/${encodeURIComponent(user.name)}">${user.name}</a>`
-    : html`${user.name}`;
+    : html`${shownName(user.name)}`;
   return html`${title}${name}${rating}`;
 }
 
@@ -57,7 +58,7 @@ function row(game, playerId, variants) {
   const name = variant ? variantName(variant) : game.variant;
   const date = dateText(game.createdAt);
   const over = game.status !== "created" && game.status !== "started";
-  const against = opponent && opponent.user ? opponent.user.name : "—";
+  const against = opponent && opponent.user ? shownName(opponent.user.name) : "—";
   const label = t(over ? "list.replayOf" : "list.openOf", { date, name: against });
   return html`<tr data-game="${game.id}">
     <td>${date}</td>

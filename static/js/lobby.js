@@ -18,6 +18,7 @@ import {
   optionAbout, optionLabel, optionValueLabel, variantBlurb, variantName,
 } from "./variant.js";
 import { connectionText } from "./words.js";
+import { shownName } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("create-form");
@@ -208,7 +209,7 @@ function showConnection(status) {
 function redraw() {
   document.title = t("title.lobby");
   showConnection(connection);
-  if (me) $("me").textContent = t("lobby.you", { name: me.name });
+  if (me) $("me").textContent = t("lobby.you", { name: shownName(me.name) });
   if (!variants.length) return;
   renderVariants();
   renderLists();
@@ -256,7 +257,7 @@ async function main() {
     showCreateError(t("lobby.cannotReach", { error: errorText(err) }));
     return;
   }
-  $("me").textContent = t("lobby.you", { name: me.name });
+  $("me").textContent = t("lobby.you", { name: shownName(me.name) });
   if (me.username) {
     $("range-fields").hidden = false; // a range is for accounts' seeks
     try {

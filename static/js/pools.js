@@ -7,7 +7,7 @@ import { request } from "./api.js";
 import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
 import { goToGame } from "./site.js";
-import { variantName } from "./variant.js";
+import { minutesText, variantName } from "./variant.js";
 
 const COUNTS_MS = 15_000; // the players waiting per pool, read again this often
 
@@ -123,11 +123,11 @@ export class PoolGrid {
       const on = pool.id === this.searching;
       const label = t("pools.tile", {
         game: this.nameOf(pool),
-        clock: `${pool.minutes}+${pool.increment}`,
+        clock: `${minutesText(pool.minutes)}+${pool.increment}`,
       });
       return html`<button type="button" class="pool-tile${on ? " searching" : ""}"
         data-pool="${pool.id}" aria-pressed="${on ? "true" : "false"}" aria-label="${label}">
-        <span class="pool-clock">${pool.minutes}+${pool.increment}</span>
+        <span class="pool-clock">${minutesText(pool.minutes)}+${pool.increment}</span>
         <span class="pool-game">${this.nameOf(pool)}</span>
         ${on
           ? html`<span class="pool-state">${t("pools.searching")}
@@ -146,6 +146,6 @@ export class PoolGrid {
 
   tileName(poolId) {
     const pool = this.pools.find((p) => p.id === poolId);
-    return pool ? `${this.nameOf(pool)} ${pool.minutes}+${pool.increment}` : poolId;
+    return pool ? `${this.nameOf(pool)} ${minutesText(pool.minutes)}+${pool.increment}` : poolId;
   }
 }

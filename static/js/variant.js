@@ -120,11 +120,21 @@ export function describeRules(variant, rules) {
 
 // A time control in a few characters: "5+3" (Fischer), "5+3×30s" (byo-yomi: 3 periods of
 // 30 s), "3 days per move" (correspondence: `days`), or "no clock".
+// Minutes as lichess shows them: "5", "¼", "1½"; other fractions in seconds ("20 s").
+const QUARTERS = { 0.25: "¼", 0.5: "½", 0.75: "¾" };
+
+export function minutesText(minutes) {
+  const whole = Math.floor(minutes);
+  const part = QUARTERS[minutes - whole];
+  if (minutes === whole) return String(minutes);
+  if (part) return `${whole || ""}${part}`;
+  return `${Math.round(minutes * 60)} s`;
+}
+
 export function clockText(clock, days = null) {
   if (days) return tn("time.days", days);
   if (!clock) return t("time.noClock");
-  const minutes = clock.initial / 60000;
-  const shown = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(2).replace(/0+$/, "");
+  const shown = minutesText(clock.initial / 60000);
   if (clock.byoyomi) return `${shown}+${clock.periods}×${Math.round(clock.byoyomi / 1000)}s`;
   return `${shown}+${Math.round(clock.increment / 1000)}`;
 }

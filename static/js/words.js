@@ -3,6 +3,7 @@
 import { t } from "./i18n.js";
 import { parseBoard, parseMove, squareCoords, squareName } from "./position.js";
 import { pieceName, playerWord, sideWord } from "./variant.js";
+import { shownName } from "./names.js";
 
 const REASONS = [
   "checkmate", "capture", "try", "den", "no_pieces", "no_moves", "repetition",
@@ -11,7 +12,7 @@ const REASONS = [
 
 export function sideLabel(side, players) {
   const player = players && players[side];
-  return player ? `${player.name} (${sideWord(side)})` : playerWord(side);
+  return player ? `${shownName(player.name)} (${sideWord(side)})` : playerWord(side);
 }
 
 // "Anonymous AB12 (first) wins: den", "Draw: threefold repetition", "Aborted"...

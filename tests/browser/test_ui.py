@@ -273,7 +273,8 @@ def test_lobby_creates_a_game_that_another_joins_from_the_live_list(new_context,
     joiner.goto("/")
     joiner.wait_for_selector("#open-games .note, #open-games .game-list")
     assert joiner.locator("#bots").is_hidden()  # no computer opponent on this server
-    creator.locator(".variant-card", has_text="Jungle").locator(".variant-blurb").click()
+    # A click on the card chooses it (on a wide screen only the chosen card shows its blurb).
+    creator.locator(".variant-card", has_text="Jungle").click()
     assert creator.locator("#variant-jungle").is_checked()
     creator.select_option('select[data-option="traps"]', "opponent")
     creator.select_option('select[data-option="repetition"]', "tiebreak")

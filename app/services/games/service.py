@@ -234,7 +234,11 @@ class GameService:
         return seat_of(game, player_id)
 
     def live(self, game: Game) -> LiveState:
-        return live_state(game, self.positions.get(game), self.now(), self.deadline(game))
+        grace = None
+        if game.status == GameStatus.STARTED and game.days is None:
+            grace = {str(side): self.grace_ms(game, side) for side in (Side.FIRST, Side.SECOND)}
+        pos = self.positions.get(game)
+        return live_state(game, pos, self.now(), self.deadline(game), grace)
 
     async def state(self, game: Game) -> GameState:
         """Everything a client shows: the full state, as sent on (re)connect. (A field that

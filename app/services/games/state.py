@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from engine import Side
+from engine import CaptureMarks, Side
 
 from ...domain.enums import ENDED, GameStatus
 from ...models import Game
@@ -56,6 +56,12 @@ class LiveState(TypedDict):
     deadline: int | None
     daysPerTurn: int | None  # a correspondence game's days per move
     serverTime: int
+    # What the last move captured with besides its squares: yote's jumped stone, wali's
+    # line of three (engine.CaptureMarks); empty lists otherwise.
+    captureMarks: dict[str, list[str]]
+    # While a claim can be made (started, not correspondence): how long each side may be
+    # away (ms) before its opponent may claim; the presence message says since when.
+    claimGrace: dict[str, int] | None
 
 
 class Seat(TypedDict):
@@ -122,10 +128,15 @@ def clock_state(game: Game, now: int) -> ClockState | None:
     }
 
 
-def live_state(game: Game, pos: Any, now: int, deadline: int | None) -> LiveState:
-    """The live part of ``game``'s state at ``now``; ``pos`` is its current position."""
+def live_state(
+    game: Game, pos: Any, now: int, deadline: int | None, grace: dict[str, int] | None
+) -> LiveState:
+    """The live part of ``game``'s state at ``now``; ``pos`` is its current position,
+    ``grace`` the claims' grace periods by side (None when no claim can be made)."""
     rules = rules_of(game)
     over = game.status in ENDED
+    last = game.moves.rsplit(" ", 1)[-1] if game.moves else None
+    marks = rules.capture_marks(pos, last) if last else CaptureMarks()
     return {
         "ply": game.ply,
         "status": game.status,
@@ -144,6 +155,8 @@ def live_state(game: Game, pos: Any, now: int, deadline: int | None) -> LiveStat
         "deadline": deadline,
         "daysPerTurn": game.days,
         "serverTime": now,
+        "captureMarks": marks.to_dict(),
+        "claimGrace": grace,
     }
 
 
