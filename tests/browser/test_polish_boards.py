@@ -4,12 +4,14 @@ size and steadiness measured with bounding boxes."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from .helpers import Game, make_move, open_game
 
+BEFORE = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 # A few plies of each game, ending on a capture where the game has one to show.
@@ -62,6 +64,11 @@ def test_board_screenshot(new_context, output_dir: Path, variant: str):
     viewer.set_viewport_size(DESKTOP["viewport"])
     viewer.wait_for_function("() => document.getAnimations().length === 0")
     viewer.screenshot(path=output_dir / f"polish-after-{variant}.png")
+    # The same board before issue #13's polish (taken from main just before it, kept in the
+    # repository), beside today's for comparison.
+    shutil.copyfile(
+        BEFORE / f"polish-before-{variant}.png", output_dir / f"polish-before-{variant}.png"
+    )
     # What the last move captured with is marked: yoté's jumped stone, wali's line.
     marked = viewer.evaluate(
         """() => Object.fromEntries(['jumped', 'line'].map(mark => [mark,
