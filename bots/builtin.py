@@ -74,7 +74,12 @@ def parent_gone(loop: asyncio.AbstractEventLoop, done: asyncio.Event) -> None:
     """Sets ``done`` when standard input closes: the server that started us has exited."""
 
     def watch() -> None:
-        sys.stdin.buffer.read()
+        # The file descriptor, not sys.stdin's buffered reader: a daemon thread blocked in
+        # that reader holds its lock, and an exit for another reason (a signal) then ends in
+        # "Fatal Python error: could not acquire lock ... at interpreter shutdown".
+        with contextlib.suppress(OSError):
+            while os.read(sys.stdin.fileno(), 4096):
+                pass
         loop.call_soon_threadsafe(done.set)
 
     threading.Thread(target=watch, name="stdin-watch", daemon=True).start()
