@@ -9,6 +9,7 @@ import { onLanguage, setupChrome } from "./chrome.js";
 import { html, render } from "./html.js";
 import { errorText, t } from "./i18n.js";
 import { defaultPieceSet } from "./pieces.js";
+import { MoveChoice, candidatesFor } from "./movechoice.js";
 import { destsOf, moveSquares, parseMove } from "./position.js";
 import { RecordError, readRecordText } from "./record.js";
 import {
@@ -31,7 +32,8 @@ const state = {
   orientation: "first",
   board: null,
   busy: false, // a question to the server is under way: no input until it answers
-  choice: null, // {kind: "pick" | "promotion", candidates} while the player chooses
+  // The move meant by a gesture that stands for several (a stone to remove, a promotion).
+  choice: new MoveChoice($("promotion"), { play: (text) => play(text), cancel: () => show() }),
   pieceSet: "animals",
 };
 
@@ -83,7 +85,7 @@ function freshBoard() {
     orientation: state.orientation,
     hands: { top: $("hand-top"), bottom: $("hand-bottom") },
     onMove,
-    onPick,
+    onPick: (square) => state.choice.picked(square),
     announce,
   });
   state.board.set({ pieceSet: state.pieceSet });
@@ -124,7 +126,7 @@ async function loadLine({ variant, rules, fen, moves, tags }, { clear = true } =
   state.positions = answer.positions;
   state.record = { fen, moves: kept };
   state.ply = kept.length;
-  state.choice = null;
+  state.choice.clear();
   show();
   return true;
 }
@@ -209,62 +211,21 @@ async function play(text) {
     return false;
   } finally {
     state.busy = false;
-    state.choice = null;
+    state.choice.clear();
     show();
   }
 }
 
-function candidatesFor(origin, target) {
-  return here().legalMoves.filter((text) => {
-    const move = parseMove(text);
-    return move && move.origin === origin && move.to === target;
-  });
-}
-
 function onMove(origin, target) {
   if (!canPlay()) return;
-  const candidates = candidatesFor(origin, target);
+  const candidates = candidatesFor(here().legalMoves, origin, target);
   if (candidates.length === 1) {
     play(candidates[0]);
     return;
   }
   if (candidates.length === 0) return;
-  const moves = candidates.map(parseMove);
-  const pending = moves[0].from ? [moves[0].from, target] : [target];
-  if (moves.some((m) => m.removed)) {
-    state.choice = { kind: "pick", candidates };
-    state.board.set({ pick: moves.filter((m) => m.removed).map((m) => m.removed), pending });
-    renderStatus(state);
-  } else if (moves.some((m) => m.promotion)) {
-    state.choice = { kind: "promotion", candidates };
-    state.board.set({ pending });
-    askPromotion(candidates);
-  }
-}
-
-function onPick(square) {
-  const choice = state.choice;
-  state.choice = null;
-  const chosen = choice && square && choice.candidates.find((c) => parseMove(c).removed === square);
-  if (chosen) play(chosen);
-  else show();
-}
-
-function askPromotion(candidates) {
-  const dialog = $("promotion");
-  const promote = candidates.find((c) => parseMove(c).promotion);
-  const stay = candidates.find((c) => !parseMove(c).promotion);
-  dialog.onclose = () => {
-    const answer = dialog.returnValue;
-    dialog.returnValue = "";
-    if (!state.choice || state.choice.kind !== "promotion") return;
-    state.choice = null;
-    if (answer === "promote") play(promote);
-    else if (answer === "stay") play(stay);
-    else show();
-  };
-  dialog.returnValue = "";
-  dialog.showModal();
+  // Several moves: the player chooses the stone to remove, or whether to promote.
+  if (state.choice.ask(candidates, target, state.board) === "pick") renderStatus(state);
 }
 
 // ---- drawing ------------------------------------------------------------------------------
@@ -273,7 +234,7 @@ function show() {
   const pos = here();
   const last = state.moves[state.ply - 1];
   const move = last ? parseMove(last) : null;
-  const live = canPlay() && !state.choice;
+  const live = canPlay() && !state.choice.kind;
   state.board.set({
     fen: pos.fen,
     orientation: state.orientation,
@@ -300,7 +261,7 @@ function goTo(where) {
   const target = { first: 0, prev: state.ply - 1, next: state.ply + 1, last }[where] ?? Number(where);
   if (!Number.isInteger(target) || target < 0 || target > last || state.busy) return;
   state.ply = target;
-  state.choice = null;
+  state.choice.clear();
   show();
 }
 

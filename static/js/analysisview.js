@@ -56,7 +56,7 @@ export function renderStatus(state) {
     const players = {};
     for (const side of ["first", "second"]) if (taggedName(state, side)) players[side] = { name: taggedName(state, side) };
     line = html`<strong>${resultText({ result: { ...pos.result, status: "variantEnd" }, players })}</strong>`;
-  } else if (state.choice && state.choice.kind === "pick") {
+  } else if (state.choice.kind === "pick") {
     line = html`<strong>${t("status.pick")}</strong>`;
   } else {
     const check = pos.check ? html` · <strong class="check-note">${t("status.check")}</strong>` : "";

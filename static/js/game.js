@@ -7,6 +7,7 @@ import { Board } from "./board.js";
 import { ChatPanel } from "./chat.js";
 import { onLanguage, setupChrome } from "./chrome.js";
 import { Clocks } from "./clock.js";
+import { MoveChoice, candidatesFor } from "./movechoice.js";
 import { PIECE_SETS, defaultPieceSet, storePieceSet } from "./pieces.js";
 import { html, render } from "./html.js";
 import { renderMoves } from "./moves.js";
@@ -45,7 +46,8 @@ const page = {
   orientation: null, // null until the first state; then the viewer's side unless flipped
   flipped: false,
   awaiting: false, // a move was sent: no input until the server answers
-  choice: null, // {candidates, kind: "pick" | "promotion"} while the player chooses
+  // The move meant by a gesture that stands for several (a stone to remove, a promotion).
+  choice: new MoveChoice($("promotion"), { play: (text) => send(text), cancel: () => update() }),
   confirmResign: false,
   // The position after each ply (the state's positions, then each move's fen), for review.
   fens: new Map(),
@@ -119,8 +121,7 @@ function onMessage(data) {
       setup();
       chat.setGame(page.game, page.me);
       page.awaiting = false;
-      page.choice = null;
-      closePromotion();
+      page.choice.clear();
       update();
       if (data.game.result && !("me" in data)) announceEnd();
       else if (data.game.result) page.announcedEnd = data.game.id;
@@ -140,8 +141,7 @@ function onMessage(data) {
       page.review.moved();
       if (page.game.status !== "started") page.premove.clear();
       page.awaiting = false;
-      page.choice = null;
-      closePromotion();
+      page.choice.clear();
       update();
       slide(document, parseMove(data.move), from);
       announceMove(before, data.move, mover);
@@ -173,7 +173,7 @@ function onMessage(data) {
     case "error":
       if (chat.error(data)) break; // shown by the chat, under its input
       page.awaiting = false;
-      page.choice = null;
+      page.choice.clear();
       if (data.code === "game.stale" || (socket && data.ply > socket.ply)) {
         socket.send({ type: "resync" });
       }
@@ -268,7 +268,7 @@ function setup() {
       orientation: page.orientation,
       hands: { top: $("hand-top"), bottom: $("hand-bottom") },
       onMove,
-      onPick,
+      onPick: (square) => page.choice.picked(square),
       announce,
     });
     page.board.set({ pieceSet: page.pieceSet });
@@ -301,13 +301,6 @@ function renderTitle() {
 }
 
 // ---- the board's intents ------------------------------------------------------------------
-function candidatesFor(origin, target) {
-  return page.game.legalMoves.filter((text) => {
-    const move = parseMove(text);
-    return move && move.origin === origin && move.to === target;
-  });
-}
-
 function onMove(origin, target) {
   if (premoveAllowed()) {
     page.premove.set(origin, target);
@@ -316,57 +309,14 @@ function onMove(origin, target) {
     return;
   }
   if (!myTurn() || page.awaiting) return;
-  const candidates = candidatesFor(origin, target);
+  const candidates = candidatesFor(page.game.legalMoves, origin, target);
   if (candidates.length === 0) return;
   if (candidates.length === 1) {
     send(candidates[0]);
     return;
   }
-  const moves = candidates.map(parseMove);
-  const from = moves[0].from;
-  const pending = from ? [from, target] : [target];
-  if (moves.some((m) => m.removed)) {
-    // The move removes a stone of the player's choice: let them click it.
-    page.choice = { kind: "pick", candidates };
-    page.board.set({ pick: moves.filter((m) => m.removed).map((m) => m.removed), pending });
-    renderStatus();
-    return;
-  }
-  if (moves.some((m) => m.promotion)) {
-    page.choice = { kind: "promotion", candidates };
-    page.board.set({ pending });
-    askPromotion(candidates);
-  }
-}
-
-function onPick(square) {
-  const choice = page.choice;
-  page.choice = null;
-  const chosen = choice && square && choice.candidates.find((t) => parseMove(t).removed === square);
-  if (chosen) send(chosen);
-  else update();
-}
-
-function askPromotion(candidates) {
-  const dialog = $("promotion");
-  const promote = candidates.find((t) => parseMove(t).promotion);
-  const stay = candidates.find((t) => !parseMove(t).promotion);
-  dialog.onclose = () => {
-    const answer = dialog.returnValue;
-    dialog.returnValue = "";
-    if (!page.choice || page.choice.kind !== "promotion") return;
-    page.choice = null;
-    if (answer === "promote") send(promote);
-    else if (answer === "stay") send(stay);
-    else update();
-  };
-  dialog.returnValue = "";
-  dialog.showModal();
-}
-
-function closePromotion() {
-  const dialog = $("promotion");
-  if (dialog.open) dialog.close();
+  // Several moves: the player chooses the stone to remove, or whether to promote.
+  if (page.choice.ask(candidates, target, page.board) === "pick") renderStatus();
 }
 
 function send(text) {
@@ -510,7 +460,7 @@ function renderStatus() {
       : html`${t("status.waitSecond")}`;
   } else if (game.result) {
     line = html`<strong>${resultText(game)}</strong>`;
-  } else if (page.choice && page.choice.kind === "pick") {
+  } else if (page.choice.kind === "pick") {
     line = html`<strong>${t("status.pick")}</strong>`;
   } else {
     const turn = game.turn;
