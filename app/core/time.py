@@ -17,7 +17,7 @@ import math
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -45,6 +45,23 @@ class Clock(Protocol):
         """Call ``callback`` on the running event loop once ``now_ms()`` reaches ``when_ms``
         (at once if it already has)."""
         ...
+
+
+async def every(
+    clock: Clock,
+    seconds: float,
+    work: Callable[[], Awaitable[object]],
+    logger: logging.Logger,
+    failed: str,
+) -> None:
+    """Run ``work`` every ``seconds`` of ``clock`` until cancelled (a sweep, a heartbeat, a
+    pairing round). A failure is logged to ``logger`` as ``failed``; the next turn tries again."""
+    while True:
+        await clock.sleep(seconds)
+        try:
+            await work()
+        except Exception:
+            logger.exception(failed)
 
 
 class SystemClock:

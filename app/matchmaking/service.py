@@ -47,7 +47,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import InstrumentedAttribute
 
-from ..core.time import Clock
+from ..core.time import Clock, every
 from ..domain.enums import GameStatus
 from ..domain.events import GameEvent
 from ..domain.players import Identity
@@ -370,7 +370,14 @@ class PoolService:
     # ---- the loops -----------------------------------------------------------------------
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._rounds()), loop.create_task(self._beats())]
+        self._tasks = [  # a failed round or beat is logged; the next one tries again
+            loop.create_task(
+                every(self.clock, self.round_seconds, self.round, log, "the pairing round failed")
+            ),
+            loop.create_task(
+                every(self.clock, self.beat_seconds, self.beat, log, "the pools' heartbeat failed")
+            ),
+        ]
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -386,22 +393,6 @@ class PoolService:
                         PoolEntry.instance == self.instance, PoolEntry.game_id.is_(None)
                     )
                 )
-
-    async def _rounds(self) -> None:
-        while True:
-            await self.clock.sleep(self.round_seconds)
-            try:
-                await self.round()
-            except Exception:  # the next round tries again
-                log.exception("the pairing round failed")
-
-    async def _beats(self) -> None:
-        while True:
-            await self.clock.sleep(self.beat_seconds)
-            try:
-                await self.beat()
-            except Exception:
-                log.exception("the pools' heartbeat failed")
 
 
 def _players(pairs: dict[str, list[tuple[Seeker, Seeker]]]) -> list[str]:

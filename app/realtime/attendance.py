@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from sqlalchemy import delete, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..core.time import Clock
+from ..core.time import Clock, every
 from ..models import PlayerSocket, ServerInstance
 
 log = logging.getLogger(__name__)
@@ -85,15 +85,12 @@ class Attendance:
 
     async def start(self) -> None:
         await self.write()
-        self._runner = asyncio.get_running_loop().create_task(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            await self.clock.sleep(self.beat_s)
-            try:
-                await self.write()
-            except Exception:  # the database is away: the next beat writes it all
-                log.exception("could not write this instance's sockets")
+        # A failed write (the database away) is logged; the next beat writes it all.
+        self._runner = asyncio.get_running_loop().create_task(
+            every(
+                self.clock, self.beat_s, self.write, log, "could not write this instance's sockets"
+            )
+        )
 
     async def stop(self) -> None:
         """A clean stop: this instance and its sockets leave the database at once."""

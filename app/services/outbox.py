@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from ..core.time import SystemClock, every
 from ..domain.durable import decode
 from ..domain.events import GameEvent
 from ..models import Game, OutboxEntry
@@ -162,15 +163,11 @@ class OutboxConsumer:
         swept = await self.sweep()
         if swept:
             log.info("consumed %d outbox rows left unconsumed", swept)
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.sweep_seconds)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("sweep of the outbox failed")
+        # On real time, not the app's clock: a safety net for events left unconsumed, which
+        # is no deadline of a game.
+        self._sweeper = asyncio.get_running_loop().create_task(
+            every(SystemClock(), self.sweep_seconds, self.sweep, log, "sweep of the outbox failed")
+        )
 
     async def stop(self) -> None:
         if self._sweeper is not None:

@@ -31,7 +31,7 @@ from sqlalchemy import Table, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..core.config import Settings
-from ..core.time import Clock
+from ..core.time import Clock, every
 from ..domain.enums import ChallengeStatus, RematchLapse, Side
 from ..domain.events import (
     GameEvent,
@@ -358,15 +358,9 @@ class Rematches:
             ).all()
         for game_id, side in rows:
             self._watched.setdefault(game_id, _Watch(Side(str(side))))
-        self._runner = asyncio.get_running_loop().create_task(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            await self.clock.sleep(self.sweep_s)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("could not sweep the rematch offers")
+        self._runner = asyncio.get_running_loop().create_task(
+            every(self.clock, self.sweep_s, self.sweep, log, "could not sweep the rematch offers")
+        )
 
     async def stop(self) -> None:
         for task in (self._runner, *self._tasks):

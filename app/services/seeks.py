@@ -15,7 +15,7 @@ from sqlalchemy import and_, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..core.config import Settings
-from ..core.time import Clock
+from ..core.time import Clock, every
 from ..domain.enums import GameStatus
 from ..models import Game, PlayerSocket, ServerInstance
 from .errors import ServiceError
@@ -72,15 +72,9 @@ class SeekKeeper:
                 continue
 
     async def start(self) -> None:
-        self._runner = asyncio.get_running_loop().create_task(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            await self.clock.sleep(self.sweep_s)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("could not sweep the seeks")
+        self._runner = asyncio.get_running_loop().create_task(
+            every(self.clock, self.sweep_s, self.sweep, log, "could not sweep the seeks")
+        )
 
     async def stop(self) -> None:
         if self._runner is not None:

@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import logging
 
-from ..core.time import Clock, Handle, SystemClock
+from ..core.time import Clock, Handle, SystemClock, every
 from ..models import Game
 from .games import GameService
 
@@ -63,15 +63,9 @@ class Timekeeper:
 
     async def start(self) -> None:
         await self.sweep()
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            await self.clock.sleep(self.sweep_seconds)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("sweep of live games failed")
+        self._sweeper = asyncio.get_running_loop().create_task(
+            every(self.clock, self.sweep_seconds, self.sweep, log, "sweep of live games failed")
+        )
 
     async def stop(self) -> None:
         if self._sweeper is not None:
