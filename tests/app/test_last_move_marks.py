@@ -7,32 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from tests.app.conftest import Player, move_at, receive, send, started_game
+from tests.openings import WALI_PLACEMENTS
 
-WALI = [
-    *(
-        [
-            "*d1",
-            "*c2",
-            "*a2",
-            "*c3",
-            "*e5",
-            "*e2",
-            "*a5",
-            "*e3",
-            "*a4",
-            "*a3",
-            "*f5",
-            "*f3",
-            "*d4",
-            "*f2",
-            "*b2",
-            "*c5",
-            "*b4",
-            "*b5",
-        ]
-    ),
-    *(["*b1", "*a1", "*d3", "*e1", "c3b3", "e5d5xc2"]),
-]
+WALI = [*WALI_PLACEMENTS, "c3b3", "e5d5xc2"]
 
 
 def _presence_until(ws: Any, online: dict[str, bool]) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.app.conftest import Player, invite_token, move_at, receive, send, started_game
+from tests.openings import WALI_PLACEMENTS
 
 
 def test_invite_link_seats_the_first_visitor_and_starts_the_game(alice: Player, bob: Player):
@@ -54,30 +55,7 @@ def test_a_game_is_played_to_its_result(alice: Player, bob: Player, carol: Playe
 
 def test_movers_follow_who_moved_through_wali_passes(alice: Player, bob: Player):
     # After 20 placements second has no legal square left: it passes, and first places twice.
-    placements = [
-        "*d1",
-        "*c2",
-        "*a2",
-        "*c3",
-        "*e5",
-        "*e2",
-        "*a5",
-        "*e3",
-        "*a4",
-        "*a3",
-        "*f5",
-        "*f3",
-        "*d4",
-        "*f2",
-        "*b2",
-        "*c5",
-        "*b4",
-        "*b5",
-        "*b1",
-        "*a1",
-        "*d3",
-        "*e1",
-    ]
+    placements = WALI_PLACEMENTS
     game_id = started_game(alice, bob, "wali")
     with alice.socket(game_id) as a, bob.socket(game_id) as b:
         turn = receive(a, "state")["game"]["turn"]

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.openings import WALI_PLACEMENTS
+
 from .helpers import Game, make_move, open_game
 
 BEFORE = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -22,29 +24,7 @@ OPENINGS: dict[str, list[str]] = {
     # second's stone on f4 is jumped: f5f3 takes it.
     "yote": ["*f5", "*f4", "f5f3"],
     # 22 placements, a step, then e5d5 makes a line of three and takes c2.
-    "wali": [
-        *[
-            "*d1",
-            "*c2",
-            "*a2",
-            "*c3",
-            "*e5",
-            "*e2",
-            "*a5",
-            "*e3",
-            "*a4",
-            "*a3",
-            "*f5",
-            "*f3",
-            "*d4",
-            "*f2",
-            "*b2",
-            "*c5",
-            "*b4",
-            "*b5",
-        ],
-        *["*b1", "*a1", "*d3", "*e1", "c3b3", "e5d5xc2"],
-    ],
+    "wali": [*WALI_PLACEMENTS, "c3b3", "e5d5xc2"],
 }
 
 
