@@ -58,17 +58,21 @@ def _stored(tmp_path: Path, database: str | None) -> tuple[list[Any], list[Any]]
     """The outbox rows (game, seq, consumed?) and player_stats rows, read directly."""
     outbox = "SELECT game_id, seq, consumed_ms IS NOT NULL FROM outbox ORDER BY game_id, seq"
     stats = "SELECT player_id, played, won, lost, drawn FROM player_stats ORDER BY player_id"
+    found, counted = read_rows(tmp_path, database, outbox, stats)
+    return found, counted
+
+
+def read_rows(tmp_path: Path, database: str | None, *queries: str) -> list[list[Any]]:
+    """Each query's rows (tuples), read directly from the server's database: its SQLite file
+    in ``tmp_path``, or ``database`` (PostgreSQL)."""
     if database is None:
         with sqlite3.connect(tmp_path / "kodama.sqlite3") as conn:
-            return conn.execute(outbox).fetchall(), conn.execute(stats).fetchall()
+            return [conn.execute(query).fetchall() for query in queries]
 
-    async def read() -> tuple[list[Any], list[Any]]:
+    async def read() -> list[list[Any]]:
         conn = await asyncpg.connect(database.replace("postgresql+asyncpg", "postgresql"))
         try:
-            return (
-                [tuple(r) for r in await conn.fetch(outbox)],
-                [tuple(r) for r in await conn.fetch(stats)],
-            )
+            return [[tuple(r) for r in await conn.fetch(query)] for query in queries]
         finally:
             await conn.close()
 

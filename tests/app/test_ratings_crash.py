@@ -7,19 +7,16 @@ missing. SQLite and PostgreSQL (tests/app/test_outbox_crash.py's machinery)."""
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import httpx
 import pytest
 
 from app.ratings import glicko2
 from app.services import crash
 from tests.app import test_outbox_crash
-from tests.app.test_outbox_crash import TRY_GAME, _move
+from tests.app.test_outbox_crash import TRY_GAME, _move, read_rows
 from tests.server import Server
 
 # The same fixtures: the database (SQLite file or PostgreSQL) and a server set to crash.
@@ -56,21 +53,8 @@ def _stored(tmp_path: Path, database: str | None) -> tuple[list[Any], list[Any]]
         "SELECT p.username, c.before, c.after FROM rating_changes c"
         " JOIN players p ON p.id = c.player_id ORDER BY p.username, c.at_ms"
     )
-    if database is None:
-        with sqlite3.connect(tmp_path / "kodama.sqlite3") as conn:
-            return conn.execute(ratings).fetchall(), conn.execute(changes).fetchall()
-
-    async def read() -> tuple[list[Any], list[Any]]:
-        conn = await asyncpg.connect(database.replace("postgresql+asyncpg", "postgresql"))
-        try:
-            return (
-                [tuple(r) for r in await conn.fetch(ratings)],
-                [tuple(r) for r in await conn.fetch(changes)],
-            )
-        finally:
-            await conn.close()
-
-    return asyncio.run(read())
+    found, changed = read_rows(tmp_path, database, ratings, changes)
+    return found, changed
 
 
 @pytest.mark.parametrize("crashing", sorted(crash.POINTS), indirect=True)
