@@ -29,6 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ FLUSH_S = 1.0  # the server's presence interval (KODAMA_PRESENCE_FLUSH_SECONDS, 
 class Spectator:
     ws: ClientConnection | None = None
     messages: int = 0  # received so far
+    kinds: Counter[str] = field(default_factory=Counter)  # how many of each type
     joined: float = 0.0  # when its state arrived
     moves: dict[int, float] = field(default_factory=dict)  # ply -> when its move arrived
     state: asyncio.Event = field(default_factory=asyncio.Event)
@@ -71,6 +73,7 @@ class Spectator:
                 self.messages += 1
                 message = json.loads(raw)
                 kind = message.get("type")
+                self.kinds[kind] += 1
                 if kind == "state":
                     self.legal = message["game"]["legalMoves"]
                     if not self.state.is_set():
@@ -116,6 +119,7 @@ async def run(port: int, pids: list[int], args: argparse.Namespace) -> dict[str,
     cpu_join = cpu_seconds(pids, reaped=True) - cpu_before
     await asyncio.sleep(FLUSH_S * 1.5)  # the last coalesced crowd update
     formed = [s.messages for s in crowd]
+    kinds = sum((s.kinds for s in crowd), Counter[str]())
     latencies: list[float] = []
     for ply in range(args.moves):
         mover = first if ply % 2 == 0 else second
@@ -139,6 +143,7 @@ async def run(port: int, pids: list[int], args: argparse.Namespace) -> dict[str,
         "join_cpu_s": cpu_join,
         "messages_max": max(formed),
         "messages_mean": statistics.fmean(formed),
+        "kinds": ", ".join(f"{k} {n / len(crowd):.1f}" for k, n in kinds.most_common()),
         "move_p50_ms": percentile(latencies, 0.5) * 1000,
         "move_p99_ms": percentile(latencies, 0.99) * 1000,
         "move_max_ms": max(latencies) * 1000,
@@ -168,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         f"join: {found['join_wall_s']:.2f} s wall, {found['join_cpu_s']:.2f} s server CPU"
         f" (PostgreSQL in total over the run: {db_cpu:.2f} s);"
         f" messages per spectator while forming: max {found['messages_max']},"
-        f" mean {found['messages_mean']:.1f}"
+        f" mean {found['messages_mean']:.1f} ({found['kinds']})"
     )
     print(
         f"moves: p50 {found['move_p50_ms']:.0f} ms, p99 {found['move_p99_ms']:.0f} ms,"

@@ -19,6 +19,7 @@ from ..domain.players import Identity
 from ..models import ChatLine, Game
 from ..realtime.hub import LocalHub
 from .chatflood import ChatFlood
+from .chatlines import KeptLines
 from .errors import ServiceError
 from .games.transitions import seat_of
 from .updates import game_channel
@@ -67,6 +68,7 @@ class Chat:
         self.sessions = sessions
         self.hub = hub
         self.flood = flood
+        self._kept = KeptLines(hub, self._read_recent)
 
     async def post(
         self, game: Game, who: Identity, room: ChatRoom, text: str, now: int
@@ -97,15 +99,17 @@ class Chat:
             )
             return list(rows.scalars())
 
-    async def recent(
-        self, game_id: str, rooms: Iterable[ChatRoom], limit: int = HISTORY_MAX
-    ) -> list[ChatLine]:
-        """The newest ``limit`` lines of these rooms, oldest first."""
+    async def recent(self, game_id: str, rooms: Iterable[ChatRoom]) -> list[ChatLine]:
+        """The newest ``HISTORY_MAX`` lines of these rooms, oldest first: a read shared by
+        the sockets of a crowd while no line is told (app/services/chatlines.py)."""
+        return await self._kept.recent(game_id, tuple(rooms))
+
+    async def _read_recent(self, game_id: str, rooms: Iterable[ChatRoom]) -> list[ChatLine]:
         async with self.sessions() as session:
             rows = await session.execute(
                 select(ChatLine)
                 .where(ChatLine.game_id == game_id, ChatLine.room.in_(list(rooms)))
                 .order_by(ChatLine.id.desc())
-                .limit(limit)
+                .limit(HISTORY_MAX)
             )
             return list(reversed(rows.scalars().all()))
