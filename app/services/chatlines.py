@@ -25,8 +25,9 @@ from ..models import ChatLine
 from ..realtime.hub import LocalHub, Marker
 from .updates import game_channel
 
-# Games whose lines are kept (the least recently asked leave first).
-GAMES_KEPT = 256
+# Games whose lines are kept (the least recently asked leave first): a game without lines
+# costs ~1 KB here; fewer games than a server's live ones would read on every connect.
+GAMES_KEPT = 4096
 
 Rooms = tuple[ChatRoom, ...]
 Read = Callable[[str, Rooms], Awaitable[list[ChatLine]]]
