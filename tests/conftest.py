@@ -47,11 +47,7 @@ def _group(item: pytest.Item) -> str | None:
     it is a browser test (tests/browser's session-scoped server and Chromium); else none."""
     if BROWSER in item.path.parents:
         # A worker starts the browser's server and Chromium once, for whichever browser
-        # modules it is given: a module stays on one worker, the modules spread out. A
-        # module of a few long, independent tests says so (SPREAD_OVER_WORKERS = True): kept
-        # together, they alone would outlast every other worker.
-        if getattr(getattr(item, "module", None), "SPREAD_OVER_WORKERS", False):
-            return item.nodeid
+        # modules it is given: a module stays on one worker, the modules spread out.
         return item.nodeid.split("::", 1)[0]
     info = getattr(item, "_fixtureinfo", None)
     defs = {} if info is None else info.name2fixturedefs

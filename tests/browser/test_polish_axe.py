@@ -21,9 +21,6 @@ from tests.browser.helpers import Game, make_move, open_game
 from tests.browser.test_player_pages import account
 from tests.server import Server
 
-# Each test loads every page (60–100 s): on one worker the four would take five minutes.
-SPREAD_OVER_WORKERS = True
-
 AXE = Axe()
 OPTIONS = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
