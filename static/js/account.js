@@ -130,6 +130,9 @@ function dateText(ms) {
 }
 
 let account = null; // GET /api/account, or null when not logged in
+let me = null; // GET /api/me
+let tokens = []; // GET /api/account/tokens (logged in)
+let loads = 0; // loads started: only the latest one's answers are shown
 
 function say(text) {
   $("message").textContent = text;
@@ -142,9 +145,28 @@ function translate() {
   document.title = `${w("title")} · Kodama`;
 }
 
+// Reads who this browser is, then shows it. Loads may overlap (a click while one is under
+// way): an earlier load that answers last would show a stale account, so it is dropped.
 async function load() {
-  const me = await request("/api/me");
-  account = me.username ? await request("/api/account") : null;
+  const mine = ++loads;
+  let read;
+  try {
+    const readMe = await request("/api/me");
+    const readAccount = readMe.username ? await request("/api/account") : null;
+    const readTokens = readAccount ? (await request("/api/account/tokens")).tokens : [];
+    read = [readMe, readAccount, readTokens];
+  } catch (err) {
+    if (mine === loads) throw err;
+    return; // a later load answers for the page (its refusal, too, would be stale)
+  }
+  if (mine !== loads) return;
+  [me, account, tokens] = read;
+  show();
+}
+
+// Draws what the last load read, in the page's language (a language change redraws only).
+function show() {
+  if (me === null) return;
   $("signed-out").hidden = account !== null;
   $("signed-in").hidden = account === null;
   $("me").textContent = shownName(me.name);
@@ -153,12 +175,11 @@ async function load() {
     const title = account.title ? html` <span class="bot-title">${account.title}</span>` : "";
     render($("who"), html`${w("loggedIn")} <strong>${account.username}</strong>${title}`);
     renderBot();
-    await loadTokens();
+    renderTokens();
   }
 }
 
-async function loadTokens() {
-  const { tokens } = await request("/api/account/tokens");
+function renderTokens() {
   if (!tokens.length) {
     render($("token-list"), html`<p class="note">${w("noTokens")}</p>`);
     return;
@@ -259,7 +280,7 @@ $("token-form").addEventListener("submit", (event) => {
     $("new-token-text").value = created.token;
     $("new-token").hidden = false;
     $("copy-token").textContent = w("copy");
-    await loadTokens();
+    await load();
   });
 });
 
@@ -275,7 +296,7 @@ $("token-list").addEventListener("click", (event) => {
   attempt(async () => {
     const id = encodeURIComponent(button.dataset.revoke);
     await request(`/api/account/tokens/${id}`, { method: "DELETE" });
-    await loadTokens();
+    await load();
   });
 });
 
@@ -296,7 +317,7 @@ setupChrome();
 onLanguage(() => {
   translate();
   if (!$("new-token").hidden) $("copy-token").textContent = w("copy");
-  attempt(load);
+  show();
 });
 translate();
 attempt(load);

@@ -111,3 +111,40 @@ def test_the_account_page_shows_the_games_played(new_context: Any) -> None:
         "1 jouées : 1 gagnées, 0 perdues, 0 nulles. 1 en cours."
     )
     assert errors == []
+
+
+def test_an_earlier_read_answering_last_does_not_undo_a_log_out(new_context: Any) -> None:
+    """Reads of the account overlap when a click starts one while another is under way (a
+    token made, then "Log out" at once): the page shows the latest, never a stale answer."""
+    context = new_context(locale="en-GB")
+    page = context.new_page()
+    username = f"Late_{secrets.token_hex(3)}"
+    body = {"username": username, "password": PASSWORD}
+    assert page.request.post("/api/account/register", data=body).ok
+    assert page.request.post("/api/account/login", data=body).ok
+    page.goto("/account")
+    expect(page.locator("#signed-in")).to_be_visible()
+    signed_in = page.request.get("/api/account").text()
+
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:  # answered after the log-out, below
+        held.append(route)
+
+    page.route("**/api/account", hold)
+    with page.expect_request("**/api/account"):
+        page.locator('.lang-switch [data-lang="fr"]').click()
+        token_form = page.locator("#token-form")
+        token_form.locator('[name="description"]').fill("late")
+        token_form.locator('button[type="submit"]').click()
+    page.locator("#logout").click()
+    expect(page.locator("#signed-out")).to_be_visible()
+    assert "username" not in page.request.get("/api/me").json()
+
+    with page.expect_response("**/api/account/tokens"):
+        for route in held:
+            route.fulfill(status=200, content_type="application/json", body=signed_in)
+    page.evaluate("() => new Promise(requestAnimationFrame)")  # the stale answer's turn
+    expect(page.locator("#signed-out")).to_be_visible()
+    expect(page.locator("#signed-in")).to_be_hidden()
+    expect(page.locator("#message")).to_be_hidden()
