@@ -134,9 +134,11 @@ async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
     conn = Connection(ws)
     try:
         async with view_of(services, game_id, who) as (viewer, game):
-            await _send_state(conn, service, game, who)
-            await conn.send(await chatsocket.history_text(services, game, who))
+            # Following before the state goes out: a game of ``who`` that starts once the
+            # page has its state is told to it (as the lobby and site sockets do).
             with follow(services, who, conn, shown=game.id):
+                await _send_state(conn, service, game, who)
+                await conn.send(await chatsocket.history_text(services, game, who))
                 await _serve(
                     read=_read(conn, services, game.id, who, address),
                     write=_forward(conn, viewer, who),

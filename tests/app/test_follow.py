@@ -4,11 +4,13 @@ an identity hear ``gameStart`` when a game of theirs starts (docs/protocol.md)."
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from app.api import chatsocket
 from app.domain.enums import Side
 from app.realtime.hub import LocalHub
 from app.services.follow import Followers
@@ -72,6 +74,32 @@ def test_a_game_page_hears_another_game_start_but_not_its_own(client: TestClient
         assert bob.post(f"/api/invite/{invite_token(third)}").status_code == 200
         send(other, type="ping")
         assert [m for m in _until_pong(other) if m["type"] == "gameStart"] == []
+
+
+def test_a_game_that_starts_once_a_page_has_its_state_is_told_to_it(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+):
+    """The page follows its player before its state goes out: a game that starts between the
+    state and what the socket sends next (the chat history, a database read) is not missed."""
+    alice, bob = Player(client, "alice"), Player(client, "bob")
+    watched = alice.create("yote", color="first")
+    waiting = alice.create("dobutsu", color="first")
+    joined = threading.Event()
+    history_text = chatsocket.history_text
+
+    async def history_once_joined(*args: Any) -> str:
+        while not joined.is_set():  # the test's thread joins meanwhile
+            await asyncio.sleep(0)
+        return await history_text(*args)
+
+    monkeypatch.setattr(chatsocket, "history_text", history_once_joined)
+    with alice.socket(watched["id"]) as other:
+        receive(other, "state")
+        assert bob.post(f"/api/invite/{invite_token(waiting)}").status_code == 200
+        joined.set()
+        send(other, type="ping")
+        started = [m for m in _until_pong(other) if m["type"] == "gameStart"]
+        assert [m["game"]["id"] for m in started] == [waiting["id"]]
 
 
 def _until_pong(ws: Any) -> list[dict[str, Any]]:
