@@ -283,7 +283,8 @@ def test_lobby_creates_a_game_that_another_joins_from_the_live_list(new_context,
     creator.fill('input[name="increment"]', "2")
     creator.locator('input[name="color"][value="first"]').check()
     creator.locator("#create-button").click()
-    creator.wait_for_url(re.compile(r".*/game/\w+$"))
+    # A game id is URL-safe base64: "-" as well as letters, digits and "_".
+    creator.wait_for_url(re.compile(r".*/game/[\w-]+$"))
     game_id = creator.url.rsplit("/", 1)[1]
     # The second context sees it arrive without reloading, with its options and clock.
     row = joiner.locator("#open-games li", has=joiner.locator(f'[data-join="{game_id}"]'))
