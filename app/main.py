@@ -1,37 +1,19 @@
-"""Builds the FastAPI app: services wired in the lifespan, routes, pages, error shapes."""
+"""Builds an app instance: its services wired in the lifespan, its identity cookie and
+middleware, in front of the site (app/api/site.py: the routes, shared by every instance)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import IntegrityError
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
-import engine
-
-from .api import docs, openapi, pagesockets, ws
+from .api import errors
 from .api.deps import Services
 from .api.headers import SecurityHeaders
 from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
-from .api.routes import (
-    account,
-    analysis,
-    bot,
-    challenges,
-    export,
-    games,
-    pages,
-    pools,
-    ratings,
-    users,
-)
+from .api.site import site
 from .body_limit import BodyLimit
 from .core.config import Settings, get_settings
 from .core.time import Clock, SystemClock
@@ -52,7 +34,6 @@ from .services.challenges import ChallengeService
 from .services.chat import Chat
 from .services.chatflood import ChatFlood
 from .services.crowd import PresenceFeed
-from .services.errors import ServiceError
 from .services.follow import Followers, GameStarts
 from .services.games import GameService
 from .services.lobby import LobbyFeed
@@ -66,7 +47,6 @@ from .services.timekeeper import Timekeeper
 from .services.updates import HubCodec
 
 log = logging.getLogger(__name__)
-STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
@@ -78,7 +58,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     identities = Identities(settings.resolved_secret_key())
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Services]]:
         url = settings.resolved_database_url
         if settings.is_sqlite:
             settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -166,6 +146,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 local_url(settings.host, settings.port),
             ),
         )
+        # The routes read them from the request (the lifespan's state); the tests from here.
         app.state.services = services
         await services.crowd.start()
         await services.timekeeper.start()
@@ -186,7 +167,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             builtin = BuiltinBots(accounts, local_url(settings.host, settings.port), lease=lease)
             await builtin.start()
         try:
-            yield
+            yield {"services": services}
         finally:
             if builtin is not None:
                 await builtin.stop()
@@ -205,14 +186,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await service.close()
             await db.dispose()
 
-    app = FastAPI(
-        title="Kodama",
-        summary="Play dobutsu, gorogoro, jungle, yote and wali online.",
-        version="0.1.0",
-        lifespan=lifespan,
-        docs_url=None,  # served by app/api/docs.py, without a CDN
-        redoc_url=None,
-    )
+    # The instance: its lifespan, its middleware and the site behind them. Routes added to
+    # it (the tests add some) answer before the site, which answers everything else.
+    app = FastAPI(lifespan=lifespan, openapi_url=None, docs_url=None, redoc_url=None)
+    shared = site()
+    app.router.default = shared
+    app.openapi = shared.openapi  # type: ignore[method-assign]
+    errors.install(app)
 
     @app.middleware("http")
     async def identity(
@@ -247,85 +227,6 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ForwardedHeaders, trusted_hosts=settings.forwarded_allow_ips)
-
-    @app.exception_handler(ServiceError)
-    async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        # Every 429 says when to come back, in the body and in the standard header.
-        wait = exc.retry_after()
-        headers = None if wait is None else {"Retry-After": str(wait)}
-        return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
-
-    @app.exception_handler(IntegrityError)
-    async def conflict(request: Request, exc: IntegrityError) -> JSONResponse:
-        # A database constraint refused a write (a duplicate key, a CHECK): the code checks
-        # first, so this is a request that raced another one. It changed nothing.
-        log.warning("%s %s refused by the database: %s", request.method, request.url.path, exc.orig)
-        return JSONResponse(
-            {
-                "error": "this request conflicts with another made at the same time; try again",
-                "code": "request.conflict",
-            },
-            status_code=409,
-        )
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-        )
-        return JSONResponse(
-            {"error": f"invalid request: {problems}", "code": "request.invalid"}, status_code=400
-        )
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        codes = {404: "not_found", 405: "method.not_allowed"}
-        return JSONResponse(
-            {"error": str(exc.detail), "code": codes.get(exc.status_code, "http.error")},
-            status_code=exc.status_code,
-            headers=exc.headers,  # a 405's Allow: the methods the route has
-        )
-
-    app.include_router(games.router)
-    app.include_router(account.router)
-    app.include_router(bot.router)
-    app.include_router(bot.bot_router)
-    app.include_router(bot.board_router)
-    app.include_router(challenges.router)
-    app.include_router(export.router)
-    app.include_router(export.lichess_router)
-    app.include_router(users.router)
-    app.include_router(ratings.router)
-    app.include_router(pools.router)
-    app.include_router(ws.router)
-    app.include_router(pagesockets.router)
-    app.include_router(docs.router)
-    app.include_router(pages.router)
-    app.include_router(analysis.router)
-    app.include_router(analysis.page_router)
-    openapi.install(app)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-    def page(name: str) -> Callable[..., Awaitable[FileResponse]]:
-        async def serve() -> FileResponse:
-            return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
-
-        return serve
-
-    app.add_api_route("/", page("index.html"), include_in_schema=False)
-    app.add_api_route("/game/{game_id}", page("game.html"), include_in_schema=False)
-    app.add_api_route("/invite/{token}", page("invite.html"), include_in_schema=False)
-    app.add_api_route("/challenge/{challenge_id}", page("challenge.html"), include_in_schema=False)
-    app.add_api_route("/rules", page("rules.html"), include_in_schema=False)
-
-    async def rules_page(game: str) -> FileResponse:
-        # Only the five games have a rules page: any other name is a 404 like any unknown URL.
-        if game not in engine.GAMES:
-            raise StarletteHTTPException(404, f"no rules page for {game!r}")
-        return FileResponse(STATIC / "rules.html", headers={"Cache-Control": "no-cache"})
-
-    app.add_api_route("/rules/{game}", rules_page, include_in_schema=False)
-    app.add_api_route("/account", page("account.html"), include_in_schema=False)
     return app
 
 

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import APIKeyCookie
+from starlette.requests import HTTPConnection
 
 from ..core.config import Settings
 from ..identity import COOKIE, Identities
@@ -62,9 +63,15 @@ class Services:
     rematches: Rematches
 
 
-def get_services(request: Request) -> Services:
-    services: Services = request.app.state.services
+def services_of(conn: HTTPConnection) -> Services:
+    """The services of the app instance this request or socket reached: its lifespan's state
+    (``request.app`` is the routes' app, shared by every instance: app/api/site.py)."""
+    services: Services = conn.state.services
     return services
+
+
+def get_services(request: Request) -> Services:
+    return services_of(request)
 
 
 # Declares the browser's identity cookie in /openapi.json; the identity middleware reads it

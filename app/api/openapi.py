@@ -1,5 +1,5 @@
 """/openapi.json as the server answers: a request that fails validation is a 400
-``request.invalid`` (``ErrorOut``, app/main.py), never FastAPI's 422 ``HTTPValidationError``;
+``request.invalid`` (``ErrorOut``, app/api/errors.py), never FastAPI's 422 ``HTTPValidationError``;
 422 stays where a route declares it (an illegal move). The refusals the middleware makes
 before any route runs are documented on every route they can reach: a state-changing
 request from a page of another origin (403 ``origin.forbidden``, app/api/origin.py) and a
