@@ -57,13 +57,19 @@ def browser() -> Iterator[Browser]:
             launched.close()
 
 
+# A player who prefers reduced motion, unless a test says otherwise: moves do not slide, so a
+# page draws fewer frames (the browser tests' CPU is mostly Chromium's; docs/benchmarks.md,
+# "Test suite"). The slides themselves are tested with motion on (test_polish_boards.py).
+DEFAULT_OPTIONS = {"reduced_motion": "reduce"}
+
+
 @pytest.fixture
 def new_context(browser, server):
     """``new_context(**options)``: a fresh browser context (one player: its own cookie)."""
     made = []
 
     def make(**options):
-        context = browser.new_context(base_url=server.base, **options)
+        context = browser.new_context(base_url=server.base, **{**DEFAULT_OPTIONS, **options})
         context.set_default_timeout(10_000)
         made.append(context)
         return context

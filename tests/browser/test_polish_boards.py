@@ -130,7 +130,7 @@ SPY_JS = """() => { window.slides = [];
 
 @pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
 def test_moves_slide_unless_motion_is_reduced(new_context, reduced: bool):
-    options = {"reduced_motion": "reduce"} if reduced else {}
+    options = {"reduced_motion": "reduce" if reduced else "no-preference"}
     pages, _, _ = open_game(new_context, "dobutsu", spectator=False, **options)
     first, second = pages["first"], pages["second"]
     first.evaluate(SPY_JS)
@@ -144,6 +144,19 @@ def test_moves_slide_unless_motion_is_reduced(new_context, reduced: bool):
     first.evaluate("() => { window.slides = []; }")
     make_move(first, game, "C*a3")
     assert first.evaluate("() => window.slides") == ([] if reduced else ["a3"])
+
+
+def test_a_placed_stone_slides_from_the_hand_and_a_jump_from_its_square(new_context):
+    """Yoté's placements come from the stones in hand ("*"), its captures jump."""
+    pages, _, _ = open_game(new_context, "yote", spectator=False, reduced_motion="no-preference")
+    first = pages["first"]
+    first.evaluate(SPY_JS)
+    game = Game("yote")
+    make_move(first, game, "*f5")
+    make_move(pages["second"], game, "*f4")
+    make_move(first, game, "f5f3")
+    first.wait_for_function("() => window.kodama.page.game.moves.length === 3")
+    assert first.evaluate("() => window.slides") == ["f5", "f4", "f3"]
 
 
 def test_the_opponents_last_move_stays_highlighted_and_the_title_says_your_turn(new_context):
