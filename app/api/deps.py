@@ -63,15 +63,11 @@ class Services:
     rematches: Rematches
 
 
-def services_of(conn: HTTPConnection) -> Services:
+def get_services(conn: HTTPConnection) -> Services:
     """The services of the app instance this request or socket reached: its lifespan's state
     (``request.app`` is the routes' app, shared by every instance: app/api/site.py)."""
     services: Services = conn.state.services
     return services
-
-
-def get_services(request: Request) -> Services:
-    return services_of(request)
 
 
 # Declares the browser's identity cookie in /openapi.json; the identity middleware reads it

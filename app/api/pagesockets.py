@@ -11,7 +11,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ..identity import COOKIE
 from ..jsontext import json_text
-from .deps import services_of
+from .deps import get_services
 from .following import follow
 from .gamestream import detach
 from .poolsocket import PoolSearch, pool_message
@@ -28,7 +28,7 @@ async def lobby_socket(ws: WebSocket) -> None:
 
 
 async def _lobby_socket(ws: WebSocket, address: str) -> None:
-    services = services_of(ws)
+    services = get_services(ws)
     who = services.identities.read(ws.cookies.get(COOKIE))
     await ws.accept()
     conn = Connection(ws)
@@ -60,7 +60,7 @@ async def site_socket(ws: WebSocket) -> None:
 
 
 async def _site_socket(ws: WebSocket) -> None:
-    services = services_of(ws)
+    services = get_services(ws)
     who = services.identities.read(ws.cookies.get(COOKIE))
     await ws.accept()
     conn = Connection(ws)

@@ -4,7 +4,7 @@ one FastAPI app built once per process and shared by every app instance (app/mai
 FastAPI builds a route's parameter handling (pydantic adapters for every parameter) the first
 time a request reaches it, per app: built once here, a second instance in the same process
 (the tests make thousands) costs nothing. Nothing here holds an instance's state: a route
-finds its instance's services in the request (``services_of``, app/api/deps.py), put there
+finds its instance's services in the request (``get_services``, app/api/deps.py), put there
 by that instance's lifespan, and its caller's identity (``request.state.identity``) set by
 that instance's middleware (docs/decisions.md, "One site app per process")."""
 

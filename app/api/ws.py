@@ -30,7 +30,7 @@ from ..services.games import GameService, Identity
 from ..services.updates import GameUpdate, RatingsChanged
 from . import chatsocket
 from .auth import client_ip
-from .deps import Services, services_of
+from .deps import Services, get_services
 from .following import follow
 from .viewer import Viewer, view_of
 
@@ -104,7 +104,7 @@ def _error(code: str, message: str, ply: int | None, **extra: Any) -> dict[str, 
 async def admitted(ws: WebSocket) -> AsyncIterator[str | None]:
     """The socket's address while it counts against its address's cap; None (the socket
     then closed with TRY_AGAIN_LATER) if that address has as many open as allowed."""
-    sockets = services_of(ws).sockets
+    sockets = get_services(ws).sockets
     address = client_ip(ws)
     if not sockets.take(address):
         with contextlib.suppress(WebSocketDisconnect):  # it may not wait for the close
@@ -127,7 +127,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
 
 
 async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
-    services = services_of(ws)
+    services = get_services(ws)
     service = services.games
     who = services.identities.read(ws.cookies.get(COOKIE))
     await ws.accept()
