@@ -30,10 +30,18 @@ class Database:
         self.reads: list[tuple[str, tuple[ChatRoom, ...]]] = []
         self.open = asyncio.Event()
         self.open.set()
+        self.began = asyncio.Event()  # set by each read as it begins
         self.fail = False
+
+    async def reading(self, count: int) -> None:
+        """Until ``count`` reads have begun."""
+        while len(self.reads) < count:
+            self.began.clear()
+            await self.began.wait()
 
     async def read(self, game_id: str, rooms: tuple[ChatRoom, ...]) -> list[ChatLine]:
         self.reads.append((game_id, rooms))
+        self.began.set()
         number = len(self.reads)  # the line's id says which read it came from
         await self.open.wait()
         if self.fail:
@@ -50,7 +58,7 @@ async def test_a_crowd_connecting_at_once_is_one_read() -> None:
     db.open.clear()
     kept = KeptLines(LocalHub(), db.read)
     asking = [asyncio.create_task(kept.recent("g1", ROOMS)) for _ in range(50)]
-    await asyncio.sleep(0)
+    await db.reading(1)  # the 50 asked before the read they share began
     db.open.set()
     answers = await asyncio.gather(*asking)
     assert db.reads == [("g1", ROOMS)]
@@ -84,10 +92,10 @@ async def test_a_read_under_way_when_a_line_is_told_is_not_shared_after_it() -> 
     db.open.clear()
     kept = KeptLines(hub, db.read)
     first = asyncio.create_task(kept.recent("g1", ROOMS))
-    await asyncio.sleep(0)
+    await db.reading(1)
     hub.deliver(game_channel("g1"), line())  # it may have begun before the line was kept
     second = asyncio.create_task(kept.recent("g1", ROOMS))
-    await asyncio.sleep(0)
+    await db.reading(2)
     db.open.set()
     assert [(await first)[0].id, (await second)[0].id] == [1, 2]
 
@@ -102,7 +110,7 @@ async def test_a_failed_read_is_read_again_and_a_caller_leaving_ends_no_ones_rea
     db.open.clear()
     leaving = asyncio.create_task(kept.recent("g1", ROOMS))
     staying = asyncio.create_task(kept.recent("g1", ROOMS))
-    await asyncio.sleep(0)
+    await db.reading(2)  # both wait on the read under way
     leaving.cancel()
     db.open.set()
     assert (await staying)[0].id == 2

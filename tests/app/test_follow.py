@@ -4,7 +4,6 @@ an identity hear ``gameStart`` when a game of theirs starts (docs/protocol.md)."
 from __future__ import annotations
 
 import asyncio
-import threading
 from typing import Any
 
 import pytest
@@ -84,19 +83,21 @@ def test_a_game_that_starts_once_a_page_has_its_state_is_told_to_it(
     alice, bob = Player(client, "alice"), Player(client, "bob")
     watched = alice.create("yote", color="first")
     waiting = alice.create("dobutsu", color="first")
-    joined = threading.Event()
+    joined = asyncio.Event()  # set on the app's loop, by the test's thread once bob joined
     history_text = chatsocket.history_text
 
     async def history_once_joined(*args: Any) -> str:
-        while not joined.is_set():  # the test's thread joins meanwhile
-            await asyncio.sleep(0)
+        await joined.wait()
         return await history_text(*args)
 
     monkeypatch.setattr(chatsocket, "history_text", history_once_joined)
+    assert client.portal is not None
     with alice.socket(watched["id"]) as other:
         receive(other, "state")
-        assert bob.post(f"/api/invite/{invite_token(waiting)}").status_code == 200
-        joined.set()
+        try:
+            assert bob.post(f"/api/invite/{invite_token(waiting)}").status_code == 200
+        finally:
+            client.portal.call(joined.set)  # never leave the socket waiting
         send(other, type="ping")
         started = [m for m in _until_pong(other) if m["type"] == "gameStart"]
         assert [m["game"]["id"] for m in started] == [waiting["id"]]
