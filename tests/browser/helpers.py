@@ -76,6 +76,28 @@ def wait_for_ply(page, ply: int, timeout: float = 10_000) -> None:
     )
 
 
+BOXES_JS = """selector => [...document.querySelectorAll(selector)].map(el => {
+  const r = el.getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+})"""
+
+
+def boxes_of(page, selector: str) -> list[dict[str, float]]:
+    """Where each element matching ``selector`` is drawn now (none may match), all measured
+    in one turn of the page's script. The pages redraw by replacing markup, so a locator's
+    ``bounding_box()`` can resolve an element, lose it to a redraw, and answer ``None``."""
+    boxes: list[dict[str, float]] = page.evaluate(BOXES_JS, selector)
+    return boxes
+
+
+def box_of(page, selector: str) -> dict[str, float]:
+    """Where the one element matching ``selector`` is drawn, once it is there."""
+    page.locator(selector).wait_for()
+    boxes = boxes_of(page, selector)
+    assert len(boxes) == 1, (selector, boxes)
+    return boxes[0]
+
+
 def wait_started(page) -> None:
     page.wait_for_function(
         "() => { const g = window.kodama && window.kodama.page.game;"

@@ -11,7 +11,7 @@ import pytest
 
 from tests.openings import WALI_PLACEMENTS
 
-from .helpers import Game, make_move, open_game
+from .helpers import Game, box_of, make_move, open_game, wait_for_ply
 
 BEFORE = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -67,9 +67,7 @@ def test_board_screenshot(new_context, output_dir: Path, variant: str):
 
 # ---- the board's size and place ------------------------------------------------------------
 def board_box(page) -> dict[str, float]:
-    box = page.locator("#board .board").bounding_box()
-    assert box
-    return dict(box)
+    return box_of(page, "#board .board")
 
 
 @pytest.mark.parametrize(
@@ -83,8 +81,7 @@ def test_the_board_fills_the_height_of_a_large_screen(new_context, variant: str,
         page.goto(f"/game/{made.json()['id']}")
         page.wait_for_selector("#board .sq")
         box = board_box(page)
-        bottom = page.locator("#player-bottom .who").bounding_box()
-        assert bottom
+        bottom = box_of(page, "#player-bottom .who")
         # The whole board and the bar under it on the first screen, nothing wider either.
         assert bottom["y"] + bottom["height"] <= height
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
@@ -107,6 +104,7 @@ def test_the_board_does_not_move_sideways_as_hands_names_and_turns_change(new_co
     # Captures fill both hands, the turn mark goes from bar to bar.
     for text in ["c3c4", "d4d3", "c4c5", "d6c5"]:
         make_move(pages[game.mover], game, text)
+        wait_for_ply(first, len(game.moves))
         seen.append(board_box(first))
     assert first.locator("#player-bottom [data-hand]").count() >= 1
     assert first.locator("#player-top [data-hand]").count() >= 1

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from .helpers import box_of
+
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 # Online bots in no particular order (the bot API's answer, routed in the page).
@@ -34,10 +36,9 @@ def with_bots(page) -> None:
 
 
 def on_first_screen(page, selector: str, height: int) -> dict[str, Any]:
-    box = page.locator(selector).bounding_box()
-    assert box, selector
+    box = box_of(page, selector)
     assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
-    return dict(box)
+    return box
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])

@@ -18,6 +18,8 @@ from .helpers import (
     Game,
     arrows_to,
     assert_shows,
+    box_of,
+    boxes_of,
     focused,
     keyboard_move,
     make_move,
@@ -130,10 +132,9 @@ def test_phone_portrait_board_uses_the_whole_width(new_context, output_dir: Path
         assert made.ok, made.text()
         page.goto(f"/game/{made.json()['id']}")
         page.wait_for_selector("#board .sq")
-        board = page.locator("#board .board").bounding_box()
-        top = page.locator("#player-top").bounding_box()
-        bottom = page.locator("#player-bottom").bounding_box()
-        assert board and top and bottom
+        board = box_of(page, "#board .board")
+        top = box_of(page, "#player-top")
+        bottom = box_of(page, "#player-bottom")
         # No empty margins: the board spans the screen, less a few pixels.
         assert board["x"] >= 0 and board["x"] + board["width"] <= width
         assert board["width"] >= width - 12, (variant, board)
@@ -141,9 +142,8 @@ def test_phone_portrait_board_uses_the_whole_width(new_context, output_dir: Path
         assert top["y"] + top["height"] <= board["y"] + 1
         assert bottom["y"] >= board["y"] + board["height"] - 1
         assert bottom["y"] + bottom["height"] <= height, (variant, bottom)
-        for hand in page.locator("#player-bottom [data-hand]").all():
-            box = hand.bounding_box()
-            assert box and box["y"] >= bottom["y"] - 8 and box["x"] + box["width"] <= width
+        for box in boxes_of(page, "#player-bottom [data-hand]"):
+            assert box["y"] >= bottom["y"] - 8 and box["x"] + box["width"] <= width
         # Nothing wider than the screen.
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
         page.screenshot(path=output_dir / f"{variant}-phone-{width}x{height}.png")
