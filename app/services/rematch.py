@@ -83,7 +83,9 @@ class Rematches:
         self.sweep_s = settings.rematch_sweep_seconds
         self.base_url = base_url  # a challenge's links: the last request's address
         self._watched: dict[str, _Watch] = {}
-        self._started: set[str] = set()  # players who started a game: their offers lapse
+        # player -> the games they started, heard but not yet looked at: their offers in
+        # other games lapse.
+        self._started: dict[str, set[str]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._runner: asyncio.Task[None] | None = None
         self._lapsing: asyncio.Task[None] | None = None
@@ -301,7 +303,8 @@ class Rematches:
         offers; an offer made or ended elsewhere is watched or forgotten."""
         for event in events:
             if isinstance(event, GameStarted):
-                self._started.update((event.first_id, event.second_id))
+                for player_id in (event.first_id, event.second_id):
+                    self._started.setdefault(player_id, set()).add(game.id)
             elif isinstance(event, RematchOffered) and game.id not in self._watched:
                 self._watched[game.id] = _Watch(event.by)
             elif isinstance(event, RematchAccepted | RematchDeclined | RematchLapsed):
@@ -313,9 +316,12 @@ class Rematches:
 
     async def _lapse_started(self) -> None:
         """The offers standing in games of players who started another game: one read for
-        all the games started meanwhile (a pairing round starts hundreds)."""
+        all the games started meanwhile (a pairing round starts hundreds). Never an offer in
+        the started game itself: on a busy database this read can run late, after that
+        game has ended and an offer was made in it."""
         while self._started:
-            players, self._started = self._started, set()
+            started, self._started = self._started, {}
+            players = set(started)
             try:
                 async with self.games.sessions() as session:
                     rows = (
@@ -326,6 +332,9 @@ class Rematches:
                         )
                     ).all()
                 for row in rows:
+                    others = started.get(row.first_id, set()) | started.get(row.second_id, set())
+                    if not others - {row.id}:
+                        continue
                     with contextlib.suppress(ServiceError):  # (gone meanwhile: nothing to do)
                         await self.lapse(row.id, Side(row.rematch_offer), RematchLapse.OTHER_GAME)
             except Exception:

@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 from app.core.time import ManualClock
+from app.domain.events import GameStarted
 from tests.app.botapi import services_of
 from tests.app.conftest import Player, receive, send, started_game
 from tests.app.test_rematch import finished_game, game_of, state_until
@@ -76,6 +77,29 @@ def test_the_opponent_leaving_does_not_lapse_it(make_client: Any, clock: ManualC
             assert receive(b, "state")["game"]["rematchOffer"] == "first"
             send(b, type="rematch", action="accept")
             assert state_until(a, lambda g: g["rematch"] is not None)["rematch"]
+
+
+def test_a_games_own_start_heard_late_does_not_lapse_its_offer(alice: Player, bob: Player):
+    """The read that lapses the offers of players who started a game can run late on a busy
+    database: after the game it heard start has ended and an offer was made in it. That
+    game's start is no other game (seen in a whole-suite run on PostgreSQL)."""
+    old_id = finished_game(alice, bob)
+    with alice.socket(old_id) as a, bob.socket(old_id) as b:
+        receive(a, "state")
+        receive(b, "state")
+        send(a, type="rematch", action="offer")
+        state_until(b, lambda g: g["rematchOffer"] == "first")
+    services = services_of(alice.client)
+    assert alice.client.portal is not None
+
+    async def heard_late() -> None:
+        game = await services.games.get(old_id)
+        started = GameStarted(old_id, 0, game.first_id, game.second_id)
+        services.rematches._heard(game, [started])
+
+    alice.client.portal.call(heard_late)
+    _lapses_done(alice)
+    assert game_of(alice, old_id)["rematchOffer"] == "first"
 
 
 def test_an_offer_lapses_when_a_player_starts_another_game(
