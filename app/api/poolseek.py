@@ -10,7 +10,7 @@ from ..domain.players import Identity
 from ..matchmaking.holder import Holder
 from ..matchmaking.pools import Pool, pool_of
 from ..services import seekrange
-from ..services.challenges import Terms
+from ..services.challengeterms import Terms
 from ..services.streams import KEEPALIVE, line
 from .deps import Services
 from .gamestream import detach

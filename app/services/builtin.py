@@ -32,6 +32,20 @@ log = logging.getLogger(__name__)
 # The levels of bots/players.py LEVELS (a test checks they agree); usernames are PREFIX+level.
 LEVELS = ("random", "easy", "medium", "hard")
 PREFIX = "kodama-"
+
+# lichess's AI levels 1-8 onto the built-in opponents (LEVELS), two levels each, weakest
+# first (POST /api/challenge/ai).
+AI_LEVELS = {
+    1: "random",
+    2: "random",
+    3: "easy",
+    4: "easy",
+    5: "medium",
+    6: "medium",
+    7: "hard",
+    8: "hard",
+}
+
 # The variable bots/builtin.py reads its tokens from: {username: token}, as JSON.
 TOKENS_VARIABLE = "KODAMA_BUILTIN_TOKENS"
 SCOPES = ("bot:play", "challenge:read", "challenge:write")

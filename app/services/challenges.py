@@ -14,224 +14,30 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
-import engine
-from engine import EngineError
 
 from ..core.config import Settings
 from ..domain.enums import ChallengeStatus, GameStatus
 from ..models import Challenge, Game, Player
 from ..ratings.reading import at_start
 from ..realtime.hub import LocalHub
-from . import seekrange, timecontrol
+from . import seekrange
 from .accounts import AccountService
+from .challengejson import DECLINE_REASONS, challenge_json
+from .challengeterms import Terms
 from .errors import ServiceError
-from .games import (
-    MAX_CLOCK_MINUTES,
-    MAX_INCREMENT_SECONDS,
-    MIN_CLOCK_SECONDS,
-    GameService,
-    Identity,
-    NewGame,
-    initial_text,
-)
-from .streams import (
-    COLOR,
-    SIDE,
-    STATUS_IDS,
-    PlayerInfo,
-    load_players,
-    speed_of_game,
-    variant_json,
-)
-from .timecontrol import speed_of
+from .games import GameService, Identity, NewGame
+from .streams import SIDE, load_players
 from .updates import PlayerLine, player_channel
 
 log = logging.getLogger(__name__)
 
-STATUSES = tuple(ChallengeStatus)
-COLORS = ("white", "black", "random")
-# lichess's decline reasons and their sentences.
-DECLINE_REASONS = {
-    "generic": "I'm not accepting challenges at the moment.",
-    "later": "This is not the right time for me, please ask again later.",
-    "tooFast": "This time control is too fast for me, please challenge again with a slower game.",
-    "tooSlow": "This time control is too slow for me, please challenge again with a faster game.",
-    "timeControl": "I'm not accepting challenges with this time control.",
-    "rated": "Please send me a rated challenge instead.",
-    "casual": "Please send me a casual challenge instead.",
-    "standard": "I'm not accepting variant challenges right now.",
-    "variant": "This variant is not available for me right now.",
-    "noBot": "I'm not accepting challenges from bots.",
-    "onlyBot": "I'm only accepting challenges from bots.",
-}
-MAX_LIMIT_SECONDS = MAX_CLOCK_MINUTES * 60
-
 
 def rated_needs_account() -> ServiceError:
     return ServiceError("challenge.rated_needs_account", "only accounts can play rated games", 403)
-
-
-@dataclass(frozen=True)
-class Terms:
-    """What a challenge or a seek proposes. ``limit``/``increment`` in seconds (None: no
-    clock); ``byoyomi`` (seconds) and ``periods``: a byo-yomi clock; ``days``: days per
-    move of a correspondence game."""
-
-    variant: str
-    rules: dict[str, str]
-    limit: int | None
-    increment: int
-    days: int | None
-    color: str  # the proposer's: white | black | random
-    rated: bool
-    fen: str | None = None  # the position to start from (None: the game's start)
-    byoyomi: int = 0
-    periods: int = 0
-
-    def checked(self) -> Terms:
-        """The terms with every rule option filled in and the position string in its
-        canonical form (None if it is the start), or the error of the first bad field."""
-        try:
-            game = engine.get_game(self.variant, **self.rules)
-        except EngineError as exc:
-            raise ServiceError(exc.code, str(exc), 400) from None
-        fen = None if self.fen is None else start_position(game, self.fen)
-        if self.rated and fen is not None:
-            # lichess: a game from a custom position cannot be rated (the start given as a
-            # position is the start).
-            raise ServiceError(
-                "challenge.rated_position", "a game from a position cannot be rated", 400
-            )
-        if self.color not in COLORS:
-            raise ServiceError("request.invalid", "color must be white, black or random")
-        if self.limit is not None and self.days is not None:
-            raise ServiceError("request.invalid", "give a clock or days, not both")
-        if self.limit is not None and not MIN_CLOCK_SECONDS <= self.limit <= MAX_LIMIT_SECONDS:
-            raise ServiceError(
-                "clock.invalid",
-                f"clock.limit must be {MIN_CLOCK_SECONDS} to {MAX_LIMIT_SECONDS} seconds",
-            )
-        if not 0 <= self.increment <= MAX_INCREMENT_SECONDS:
-            raise ServiceError(
-                "clock.invalid", f"clock.increment must be 0 to {MAX_INCREMENT_SECONDS} seconds"
-            )
-        timecontrol.checked(
-            self.clock_ms,
-            self.increment,
-            byoyomi=self.byoyomi,
-            periods=self.periods,
-            days=self.days,
-            names=("clock.increment", "byoyomi", "periods", "days"),
-        )
-        return Terms(
-            self.variant,
-            dict(game.options),
-            self.limit,
-            self.increment if self.limit is not None else 0,
-            self.days,
-            self.color,
-            self.rated,
-            fen,
-            self.byoyomi if self.limit is not None else 0,
-            self.periods if self.limit is not None else 0,
-        )
-
-    @property
-    def clock_ms(self) -> int | None:
-        return None if self.limit is None else self.limit * 1000
-
-
-# lichess writes these clock limits as fractions of a minute ("¼+0").
-MINUTE_FRACTIONS = {15: "¼", 30: "½", 45: "¾"}
-
-
-def clock_show(limit: int, increment: int) -> str:
-    """lichess's ``timeControl.show``: minutes + seconds, a sub-minute clock as a fraction
-    (``¼+0``, ``½+0``, ``¾+0``) or with at most two decimals (``0.33+1``, ``1.5+0``)."""
-    if limit % 60 == 0:
-        minutes = str(limit // 60)
-    else:
-        minutes = MINUTE_FRACTIONS.get(limit) or f"{limit / 60:.2f}".rstrip("0").rstrip(".")
-    return f"{minutes}+{increment}"
-
-
-def start_position(game: engine.Game[Any], text: str) -> str | None:
-    """``text`` read as a position of ``game`` to start from: its canonical string, None if
-    it is the game's own start; 400 ``position.invalid`` if it is not one, or is over."""
-    try:
-        pos = game.from_text(text)
-    except EngineError as exc:
-        raise ServiceError("position.invalid", str(exc), 400) from None
-    if game.result(pos) is not None:
-        raise ServiceError(
-            "position.invalid", f"the game is already over in the position {text!r}", 400
-        )
-    canonical = str(game.to_text(pos))
-    return None if canonical == game.to_text(game.start()) else canonical
-
-
-def time_control(challenge: Challenge) -> dict[str, Any]:
-    if challenge.clock_limit is None:
-        if challenge.days is not None:
-            return {"type": "correspondence", "daysPerTurn": challenge.days}
-        return {"type": "unlimited"}
-    limit, inc = challenge.clock_limit, challenge.clock_increment or 0
-    data: dict[str, Any] = {"type": "clock", "limit": limit, "increment": inc}
-    data["show"] = clock_show(limit, inc)
-    byoyomi, periods = challenge.clock_byoyomi, challenge.clock_periods
-    if byoyomi is not None and periods is not None:
-        data["byoyomi"], data["periods"] = byoyomi, periods
-        # "5+3×30s": 5 minutes, then 3 periods of 30 s (byo-yomi has no increment).
-        data["show"] = f"{clock_show(limit, 0).split('+')[0]}+{periods}×{byoyomi}s"
-    return data
-
-
-# lichess's AI levels 1-8 onto the built-in opponents (app/services/builtin.py LEVELS), two
-# levels each, weakest first.
-AI_LEVELS = {
-    1: "random",
-    2: "random",
-    3: "easy",
-    4: "easy",
-    5: "medium",
-    6: "medium",
-    7: "hard",
-    8: "hard",
-}
-
-
-def game_json(game: Game, side: str, source: str) -> dict[str, Any]:
-    """A game as lichess answers ``POST /api/challenge/ai`` (and a challenge accepted by
-    token): as seen by the player of ``side``, who made the request."""
-    speed = speed_of_game(game)
-    return {
-        "id": game.id,
-        "variant": variant_json(game.variant),
-        "speed": speed,
-        "perf": speed,
-        "rated": game.rated,
-        "initialFen": initial_text(game),
-        "fen": game.fen,
-        "player": COLOR[side],
-        "turns": game.ply,
-        "startedAtTurn": 0,
-        "source": source,
-        "status": {"id": STATUS_IDS.get(game.status, 0), "name": game.status},
-        "createdAt": game.created_ms,
-    }
-
-
-def user_json(info: PlayerInfo | None) -> dict[str, Any] | None:
-    if info is None:
-        return None
-    return {"id": info.id, "name": info.name, "title": info.title}
 
 
 class RematchAnswers(Protocol):
@@ -311,62 +117,7 @@ class ChallengeService:
                 challenge.open_black_id,
             ),
         )
-        return self.json_of(challenge, players, base_url, direction)
-
-    @staticmethod
-    def json_of(
-        challenge: Challenge,
-        players: Mapping[str, PlayerInfo],
-        base_url: str,
-        direction: str | None = None,
-    ) -> dict[str, Any]:
-        url = f"{base_url}/challenge/{challenge.id}"
-        data: dict[str, Any] = {
-            "id": challenge.id,
-            "url": url,
-            "status": challenge.status,
-            "challenger": user_json(players.get(challenge.challenger_id)),
-            "destUser": user_json(players.get(challenge.dest_id or "")),
-            "variant": variant_json(challenge.variant),
-            "rated": challenge.rated,
-            "speed": speed_of(
-                None if challenge.clock_limit is None else challenge.clock_limit * 1000,
-                (challenge.clock_increment or 0) * 1000,
-                None if challenge.clock_byoyomi is None else challenge.clock_byoyomi * 1000,
-            ),
-            "timeControl": time_control(challenge),
-            "color": challenge.color,
-            "finalColor": challenge.final_color,
-            "perf": {"name": engine.get_game(challenge.variant).name},
-            "rules": dict(challenge.rules),
-            "createdAt": challenge.created_ms,
-        }
-        if challenge.days is not None:
-            data["days"] = challenge.days
-        if challenge.initial_fen is not None:
-            data["initialFen"] = challenge.initial_fen
-        if challenge.name is not None:
-            data["name"] = challenge.name
-        if challenge.rematch_of is not None:
-            data["rematchOf"] = challenge.rematch_of
-        if direction is not None:
-            data["direction"] = direction
-        if challenge.status == ChallengeStatus.DECLINED:
-            reason = challenge.decline_reason or "generic"
-            data["declineReasonKey"] = reason
-            data["declineReason"] = DECLINE_REASONS.get(reason, DECLINE_REASONS["generic"])
-        if challenge.status == ChallengeStatus.ACCEPTED:
-            data["gameId"] = challenge.id
-            data["gameUrl"] = f"{base_url}/game/{challenge.id}"
-        if challenge.dest_id is None:
-            data["open"] = True
-            data["urlWhite"] = f"{url}?color=white"
-            data["urlBlack"] = f"{url}?color=black"
-            data["seats"] = {
-                "white": user_json(players.get(challenge.open_white_id or "")),
-                "black": user_json(players.get(challenge.open_black_id or "")),
-            }
-        return data
+        return challenge_json(challenge, players, base_url, direction)
 
     # ---- creating ------------------------------------------------------------------------
     async def _new_id(self) -> str:

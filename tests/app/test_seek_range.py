@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from app.core.time import ManualClock
 from app.domain.enums import GameStatus
-from app.services.challenges import Terms
+from app.services.challengeterms import Terms
 from app.services.games import Identity
 from tests.app.botapi import Account, assert_error, services_of
 from tests.app.conftest import Player, invite_token

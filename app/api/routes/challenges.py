@@ -22,8 +22,9 @@ from starlette.background import BackgroundTask
 from ...domain.enums import ChallengeStatus, GameStatus
 from ...realtime.hub import CLOSING, RESYNC
 from ...services import seekrange
-from ...services.builtin import PREFIX
-from ...services.challenges import AI_LEVELS, MAX_LIMIT_SECONDS, Terms, game_json
+from ...services.builtin import AI_LEVELS, PREFIX
+from ...services.challengejson import game_json
+from ...services.challengeterms import MAX_LIMIT_SECONDS, Terms
 from ...services.errors import ServiceError
 from ...services.games import ENDED, MIN_CLOCK_SECONDS, Identity
 from ...services.streams import KEEPALIVE, line, next_message
