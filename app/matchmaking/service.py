@@ -57,6 +57,7 @@ from ..ratings.service import as_of
 from ..realtime.hub import LocalHub
 from ..services.errors import ServiceError
 from ..services.games import GameService
+from ..services.games.newgames import started_game
 from ..services.timecontrol import TimeControl
 from ..services.updates import PoolChanged, pool_channel
 from .pairing import Seeker, pair
@@ -329,10 +330,11 @@ class PoolService:
                     Identity(first.player_id, names[first.player_id]),
                     Identity(second.player_id, names[second.player_id]),
                 )
-                game, events = self.games.started_game(
+                game, events = started_game(
                     secrets.token_urlsafe(6),
                     *players,
                     players[0],
+                    self.games.now(),
                     ratings={p.id: known[p.id] for p in players if p.id in known},
                     variant=pool.variant,
                     rules=rules,

@@ -1,6 +1,6 @@
 """Games: their rules and positions (rules.py), the changes (transitions.py), the storage
 pipeline (pipeline.py), the state sent to clients (state.py), many-game reads (queries.py),
-and the service that ties them together (service.py)."""
+the rows of new games (newgames.py), and the service that ties them together (service.py)."""
 
 from ...domain.enums import ENDED, GameStatus
 from ...domain.players import Identity
@@ -11,6 +11,7 @@ from ..timecontrol import (
     clock_ms_of,
 )
 from ..updates import LOBBY_CHANNEL, game_channel
+from .newgames import NewGame, too_many_open
 from .rules import (
     has_moved,
     initial_text,
@@ -18,7 +19,7 @@ from .rules import (
     rules_of,
     start_of,
 )
-from .service import GameService, NewGame, now_ms, too_many_open
+from .service import GameService, now_ms
 
 __all__ = [
     "ENDED",

@@ -11,14 +11,12 @@ streams, presence) and, as a ``GameUpdate`` with the state after it, on the game
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -28,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
-from engine import EngineError, Side
+from engine import Side
 
 from ...core.config import Settings
 from ...domain.enums import ENDED, GameStatus
@@ -36,14 +34,12 @@ from ...domain.events import (
     DURABLE,
     GameCreated,
     GameEvent,
-    GameStarted,
     MovePlayed,
     SeatTaken,
 )
 from ...domain.players import Identity
 from ...models import Game, Player
-from ...ratings.glicko2 import Rating
-from ...ratings.reading import at_start, changes_json, game_changes, seat_columns, seat_rating
+from ...ratings.reading import at_start, changes_json, game_changes, seat_rating
 from ...realtime.hub import LocalHub
 from .. import timecontrol
 from ..errors import ServiceError
@@ -51,6 +47,7 @@ from ..rows import GameRows, rows_for, to_game
 from ..timecontrol import MAX_CLOCK_MINUTES, TimeControl, clock_ms_of
 from ..updates import GameUpdate, game_channel
 from . import queries
+from .newgames import NewGame, new_game, rated_needs_account, started_game, too_many_open
 from .pipeline import Change, Pipeline
 from .rules import Positions, replay
 from .state import GameState, LiveState, Seats, live_state
@@ -65,16 +62,6 @@ def now_ms() -> int:
 
 NAMES_KEPT = 50_000
 STATES_KEPT = 2_000
-
-
-@functools.lru_cache(maxsize=256)
-def _rules_and_start(
-    variant: str, rules: tuple[tuple[str, str], ...]
-) -> tuple[tuple[tuple[str, Any], ...], str]:
-    """A game's rule options and start position (the same for every game of these rules: a
-    pairing round starts hundreds at once). EngineError if the rules are not valid."""
-    game_rules = engine.get_game(variant, **dict(rules))
-    return tuple(game_rules.options.items()), game_rules.to_text(game_rules.start())
 
 
 def _json(data: Any) -> str:
@@ -93,34 +80,6 @@ Claim = Callable[[AsyncSession], Awaitable[bool]]
 
 class _Unclaimed(Exception):
     """The claim of a game's insert said no."""
-
-
-def rated_needs_account(message: str) -> ServiceError:
-    return ServiceError("game.rated_needs_account", message, 403)
-
-
-def too_many_open(whose: str, cap: int) -> ServiceError:
-    return ServiceError(
-        "game.too_many_open",
-        f"{whose} for an opponent (at most {cap}): cancel one, or wait until one is joined",
-        409,
-    )
-
-
-@dataclass(frozen=True)
-class NewGame:
-    variant: str
-    rules: dict[str, str]
-    minutes: float | None  # None: no clock
-    increment: int
-    color: str  # first | second | random
-    public: bool
-    initial_fen: str | None = None  # a checked position string (None: the game's start)
-    rated: bool = False  # only an account may create one (and take its other seat)
-    byoyomi: int = 0  # byo-yomi: a period, seconds (0: not byo-yomi)
-    periods: int = 0  # byo-yomi: how many periods
-    days: int | None = None  # correspondence: days per move (then no minutes)
-    rating_range: tuple[int, int] | None = None  # the joiners' ratings accepted (None: any)
 
 
 class GameService:
@@ -366,51 +325,6 @@ class GameService:
         async with self.sessions() as session, session.begin():
             await session.execute(statement)
 
-    def _new_game(
-        self,
-        game_id: str,
-        creator: Identity,
-        *,
-        variant: str,
-        rules: dict[str, str],
-        public: bool,
-        color: str,
-        control: TimeControl,
-        initial_fen: str | None,
-    ) -> Game:
-        """A new game row, the creator seated if their colour is known, not yet started."""
-        try:
-            options, start = _rules_and_start(variant, tuple(sorted(rules.items())))
-        except EngineError as exc:
-            raise ServiceError(exc.code, str(exc), 400) from None
-        now = self.now()
-        return Game(
-            id=game_id,
-            variant=variant,
-            rules=dict(options),
-            public=public,
-            status=GameStatus.CREATED,
-            creator_id=creator.id,
-            creator_color=color,
-            first_id=creator.id if color == Side.FIRST else None,
-            second_id=creator.id if color == Side.SECOND else None,
-            invite_token=secrets.token_urlsafe(24),  # 192 bits: the seat's secret
-            moves="",
-            ply=0,
-            fen=initial_fen or start,
-            initial_fen=initial_fen,
-            clock_initial_ms=control.initial_ms,
-            clock_increment_ms=None if control.initial_ms is None else control.increment_ms,
-            first_ms=control.initial_ms,
-            second_ms=control.initial_ms,
-            clock_byoyomi_ms=control.byoyomi_ms,
-            clock_periods=control.periods,
-            first_periods=control.periods,
-            second_periods=control.periods,
-            days=control.days,
-            created_ms=now,
-        )
-
     async def _insert(
         self, game: Game, events: list[GameEvent], claim: Claim | None = None
     ) -> Game | None:
@@ -449,9 +363,10 @@ class GameService:
         control = timecontrol.checked(
             initial, new.increment, byoyomi=new.byoyomi, periods=new.periods, days=new.days
         )
-        game = self._new_game(
+        game = new_game(
             secrets.token_urlsafe(6),  # 8 characters, 48 bits: public, only needs no clash
             who,
+            self.now(),
             variant=new.variant,
             rules=new.rules,
             public=new.public,
@@ -510,11 +425,12 @@ class GameService:
         await self.ensure_player(first)
         await self.ensure_player(second)
         ratings = await at_start(self.sessions, variant, (first.id, second.id), self.now())
-        game, events = self.started_game(
+        game, events = started_game(
             game_id,
             first,
             second,
             creator,
+            self.now(),
             ratings=ratings,
             variant=variant,
             rules=rules,
@@ -526,51 +442,6 @@ class GameService:
             rated=rated,
         )
         return await self._insert(game, events, claim)
-
-    def started_game(
-        self,
-        game_id: str,
-        first: Identity,
-        second: Identity,
-        creator: Identity,
-        *,
-        ratings: Mapping[str, Rating],
-        variant: str,
-        rules: dict[str, str],
-        control: TimeControl,
-        public: bool = True,
-        initial_fen: str | None = None,
-        rated: bool = False,
-    ) -> tuple[Game, list[GameEvent]]:
-        """The row of a started game with both players seated (whose rows exist), and its
-        events, for a caller that inserts it in its own transaction (a pairing round inserts
-        all its games in one), then calls ``tell_inserted``. ``ratings``: the players'
-        ratings as the game starts (``ratings.reading.at_start``; none for anonymous ones)."""
-        creator_side = Side.FIRST if creator.id == first.id else Side.SECOND
-        game = self._new_game(
-            game_id,
-            creator,
-            variant=variant,
-            rules=rules,
-            public=public,
-            color=creator_side,
-            control=control,
-            initial_fen=initial_fen,
-        )
-        game.first_id, game.second_id = first.id, second.id
-        if rated and len(ratings) != 2:
-            raise rated_needs_account("a rated game is played between two accounts")
-        seat_columns(game, ratings)
-        game.rated = rated
-        game.status = GameStatus.STARTED
-        game.started_ms = game.turn_started_ms = game.created_ms
-        events: list[GameEvent] = [
-            GameCreated(game.id, 0, creator.id, public),
-            SeatTaken(game.id, 0, Side.FIRST, first.id),
-            SeatTaken(game.id, 0, Side.SECOND, second.id),
-            GameStarted(game.id, 0, first.id, second.id),
-        ]
-        return game, events
 
     async def tell_inserted(self, game_id: str, events: Sequence[GameEvent]) -> Game:
         """Tell the events of a game a caller inserted (and committed) itself."""
