@@ -14,23 +14,23 @@ import { renderMoves } from "./moves.js";
 import { destsOf, moveSquares, parseBoard, parseMove, parsePosition, sideOf } from "./position.js";
 import { Premove, listenForCancel, premoveDests, resolvePremove } from "./premove.js";
 import { Review, listenForKeys } from "./review.js";
-import { takebackButtons, takebackMessage, takebackNote } from "./takeback.js";
+import { takebackMessage } from "./takeback.js";
 import { GameSocket } from "./socket.js";
 import { broughtTo, goToGame } from "./site.js";
 import { isMuted, play, setMuted } from "./sound.js";
 import { errorText, t, tn } from "./i18n.js";
-import { changeLines, changeList, ratingMark } from "./ratings.js";
+import { changeLines, changeList } from "./ratings.js";
 import { renderTakeaway } from "./takeaway.js";
 import { followRematch, renderRematch, setupRematch } from "./rematch.js";
 import { copyText, inviteLink, toast } from "./ui.js";
 import {
-  clockText, describeRules, otherSide, royalLetter, sideWord, variantName,
+  clockText, describeRules, otherSide, royalLetter, variantName,
 } from "./variant.js";
-import { connectionText, moveSentence, resultText, sideLabel } from "./words.js";
+import { connectionText, moveSentence, resultText } from "./words.js";
 import { origin, slide } from "./animate.js";
 import { ClaimCountdown } from "./claimcountdown.js";
 import { captureMarks } from "./lastmove.js";
-import { shownName } from "./names.js";
+import { actionButtons, playerBar, statusLine } from "./gamepanels.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -411,31 +411,6 @@ function update() {
   page.review.renderControls($("replay"));
 }
 
-function playerBar(side) {
-  const game = page.game;
-  const players = game.players || {};
-  let player = players[side];
-  let sideName = sideWord(side);
-  if (!player && game.status === "created" && !players.first && !players.second) {
-    // Random colours: the sides are drawn when the opponent arrives.
-    sideName = t("player.drawn");
-    if (side === page.orientation) player = players.creator;
-  }
-  const name = player ? shownName(player.name) : game.status === "created" ? t("player.waiting") : "—";
-  const online = page.presence.online && page.presence.online[side];
-  const here = online ? t("player.online") : t("player.offline");
-  const you = Boolean(player && page.me && player.id === page.me.id);
-  const turn = game.status === "started" && game.turn === side;
-  return html`<span class="dot${online ? " online" : ""}" title="${here}" role="img"
-      aria-label="${here}"></span>
-    <span class="side-chip side-${side}" aria-hidden="true"></span>
-    <span class="name">${name}</span>${player && "rating" in player
-      ? ratingMark(player.rating, player.provisional) : ""}${you ? html`<span class="you">${t("player.you")}</span>` : ""}
-    <span class="sidename">${sideName}</span>
-    ${turn ? html`<span class="turn-mark" title="${t("player.toMove")}"
-      ><span aria-hidden="true">◀</span><span class="words"> ${t("player.toMove")}</span></span>` : ""}`;
-}
-
 function renderPlayers() {
   if (!page.game) return;
   const bottom = page.orientation;
@@ -443,7 +418,7 @@ function renderPlayers() {
   for (const [id, side] of [["player-top", top], ["player-bottom", bottom]]) {
     const bar = $(id);
     bar.dataset.side = side;
-    render(bar.querySelector(".who"), playerBar(side));
+    render(bar.querySelector(".who"), playerBar(page, side));
     bar.querySelector(".clock").dataset.side = side;
   }
   $("watchers").textContent = tn("player.spectators", page.presence.spectators || 0);
@@ -451,35 +426,7 @@ function renderPlayers() {
 }
 
 function renderStatus() {
-  const game = page.game;
-  const seat = mySeat();
-  let line;
-  if (game.status === "created") {
-    line = isCreator()
-      ? html`${t("status.waitInvite")}`
-      : html`${t("status.waitSecond")}`;
-  } else if (game.result) {
-    line = html`<strong>${resultText(game)}</strong>`;
-  } else if (page.choice.kind === "pick") {
-    line = html`<strong>${t("status.pick")}</strong>`;
-  } else {
-    const turn = game.turn;
-    const whose = seat === turn
-      ? t("status.yourTurn")
-      : seat ? t("status.opponentTurn") : t("status.toMove", { who: sideLabel(turn, game.players) });
-    let offer = "";
-    if (game.drawOffer) {
-      offer = game.drawOffer === seat
-        ? t("status.youOffered")
-        : t("status.theyOffer", { who: sideLabel(game.drawOffer, game.players) });
-    }
-    const placing = seat === turn && game.legalMoves.some((text) => text.startsWith("*"));
-    const hint = placing ? t("status.place") : "";
-    const check = game.check && page.review.live ? html` · <strong class="check-note">${t("status.check")}</strong>` : "";
-    const takeback = takebackNote(game, seat);
-    line = html`${whose}${check}${hint}${offer}${takeback} <span class="deadline"></span>`;
-  }
-  render($("status"), line);
+  render($("status"), statusLine(page, mySeat(), isCreator()));
   clocks.tick();
 }
 
@@ -492,39 +439,7 @@ function renderActions() {
   const game = page.game;
   if (!game) return;
   const seat = mySeat();
-  const buttons = [];
-  const button = (action, label, extra = "") =>
-    html`<button type="button" data-action="${action}" class="${extra}">${label}</button>`;
-  if (game.status === "created" && isCreator()) {
-    buttons.push(button("cancel", t("action.cancel"), "danger"));
-  } else if (game.status === "created" && game.public) {
-    buttons.push(button("join", t("action.join"), "primary"));
-  }
-  if (game.status === "started" && seat) {
-    const opponent = otherSide(seat);
-    if (game.ply < 2) buttons.push(button("abort", t("action.abort")));
-    buttons.push(
-      page.confirmResign
-        ? button("resign", t("action.reallyResign"), "danger")
-        : button("resign", t("action.resign")),
-    );
-    if (game.drawOffer === opponent) {
-      buttons.push(button("draw-accept", t("action.drawAccept"), "primary"));
-      buttons.push(button("draw-decline", t("action.drawDecline")));
-    } else if (game.drawOffer === seat) {
-      buttons.push(html`<button type="button" disabled>${t("action.drawOffered")}</button>`);
-    } else {
-      buttons.push(button("draw-offer", t("action.drawOffer")));
-    }
-    buttons.push(...takebackButtons(game, seat, button));
-    // No claims in a correspondence game: nobody has to stay connected (its days decide).
-    if (ClaimCountdown.applies(game, page.presence, seat)) {
-      buttons.push(...claims.buttons(game, page.presence, seat));
-    }
-  }
-  buttons.push(button("flip", t("action.flip")));
-  if (game.result) buttons.push(html`<a class="button primary" href="/">${t("action.newGame")}</a>`);
-  render($("actions"), html`${buttons}`);
+  render($("actions"), actionButtons(page, seat, isCreator(), claims));
   renderRematch($("rematch"), game, seat);
   if (ClaimCountdown.applies(game, page.presence, seat)) {
     render($("claim-note"), html`${claims.note(game, page.presence, seat)}`);
