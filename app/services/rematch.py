@@ -159,27 +159,26 @@ class Rematches:
         await self._settle(game_id, lambda g, now: rematching.lapse(g, now, maker, reason))
 
     async def _settle(self, game_id: str, change: Change, reason: str = "generic") -> None:
-        """Run a change that ends an offer, then its challenge (if any) the same way."""
-        ended: list[tuple[str, Sequence[GameEvent]]] = []
+        """Run a change that ends an offer, and end its challenge (if any) the same way once
+        the change has committed, before the change is told: a page that sees the offer end
+        and then reads the challenge finds it ended."""
+        reserved: list[str] = []
 
         def run(game: Game, now: int) -> list[GameEvent]:
-            reserved = game.rematch_id
-            events = change(game, now)
-            ended[:] = [(reserved or "", events)]
-            return events
+            reserved[:] = [game.rematch_id or ""]
+            return change(game, now)
 
-        await self.games.change(game_id, run)
-        if not ended or not ended[0][1]:
-            return
-        challenge_id, events = ended[0]
-        self._watched.pop(game_id, None)
-        declined = any(isinstance(e, RematchDeclined) for e in events)
-        await self.challenges.settle_rematch(
-            challenge_id,
-            ChallengeStatus.DECLINED if declined else ChallengeStatus.CANCELED,
-            self.base_url,
-            reason,
-        )
+        async def end_challenge(_game: Game, events: Sequence[GameEvent]) -> None:
+            self._watched.pop(game_id, None)
+            declined = any(isinstance(e, RematchDeclined) for e in events)
+            await self.challenges.settle_rematch(
+                reserved[0],
+                ChallengeStatus.DECLINED if declined else ChallengeStatus.CANCELED,
+                self.base_url,
+                reason,
+            )
+
+        await self.games.change(game_id, run, before_telling=end_challenge)
 
     # ---- the new game --------------------------------------------------------------------
     async def _create(self, game: Game, events: Sequence[GameEvent]) -> Game | None:

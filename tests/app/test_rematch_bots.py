@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.api.botmodels import ChallengeEvent, ChallengeOut
-from tests.app.botapi import MATE, Account, Lines, assert_error, check
+from app.domain.events import RematchDeclined, RematchLapsed
+from tests.app.botapi import MATE, Account, Lines, assert_error, check, services_of
 from tests.app.conftest import Player, receive, send
 from tests.app.test_rated_games import browser
 from tests.app.test_rematch import game_of, state_until
@@ -84,6 +86,39 @@ def test_a_bot_accepts_the_rematch_challenge(client: TestClient):
         "black",
     )
     assert_error(bot.post(f"/api/challenge/{new_id}/accept"), 409, "challenge.not_pending")
+
+
+def test_an_offers_challenge_ends_before_the_offers_end_is_told(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+):
+    """Whoever sees an offer end (the page's ``state``) and then reads its challenge finds
+    the challenge ended too: it ends after the offer's change commits, before that change is
+    told. (Seen in a run of the app tests: a withdrawn offer's challenge still ``created``.)"""
+    human, bot, page = _setup(client)
+    old_id = bot_game(human, bot)
+    services = services_of(client)
+    order: list[str] = []
+    settle = services.challenges.settle_rematch
+
+    async def settled(*args: Any, **kwargs: Any) -> None:
+        await settle(*args, **kwargs)
+        order.append("challenge ended")
+
+    monkeypatch.setattr(services.challenges, "settle_rematch", settled)
+    services.games.listeners.append(
+        lambda _game, events: order.extend(
+            "offer end told" for e in events if isinstance(e, RematchDeclined | RematchLapsed)
+        )
+    )
+    with page.socket(old_id) as ws:
+        receive(ws, "state")
+        send(ws, type="rematch", action="offer")
+        state_until(ws, lambda g: g["rematchOffer"] == "first")
+        challenge = offered_challenge(bot, old_id)
+        send(ws, type="rematch", action="decline")  # withdrawn from the page
+        state_until(ws, lambda g: g["rematchOffer"] is None)
+        assert bot.get(f"/api/challenge/{challenge['id']}/show").json()["status"] == "canceled"
+    assert order == ["challenge ended", "offer end told"]
 
 
 def test_a_bot_declines_and_the_maker_withdraws(client: TestClient):

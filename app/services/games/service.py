@@ -261,13 +261,20 @@ class GameService:
         return self.transitions.grace_ms(game, side)
 
     # ---- the pipeline, and telling what happened -----------------------------------------
-    async def _change(self, game_id: str, change: Change) -> Game:
+    async def _change(
+        self, game_id: str, change: Change, before_telling: DurableHook | None = None
+    ) -> Game:
         async with self.pipeline.serial(game_id):
             changed = await self.pipeline.run(game_id, change)
             if changed.events:
                 durable = any(isinstance(e, DURABLE) for e in changed.events)
                 if durable:
                     await self._durable(self.durable, changed.game, changed.events)
+                if before_telling is not None:
+                    try:
+                        await before_telling(changed.game, changed.events)
+                    except Exception:  # the change stands, and is told
+                        log.exception("what a change of game %s does first failed", game_id)
                 await self._tell(changed.game, changed.events)
                 if durable:
                     await self._durable(self.told, changed.game, changed.events)
@@ -275,9 +282,14 @@ class GameService:
             raise changed.error
         return changed.game
 
-    async def change(self, game_id: str, change: Change) -> Game:
-        """Run a change of another module's (app/services/rematch.py) through the pipeline."""
-        return await self._change(game_id, change)
+    async def change(
+        self, game_id: str, change: Change, before_telling: DurableHook | None = None
+    ) -> Game:
+        """Run a change of another module's (app/services/rematch.py) through the pipeline.
+        ``before_telling``: awaited once the change has committed with events, before anyone
+        is told of them (a rematch offer's challenge ends first: whoever sees the offer end
+        then finds its challenge ended too)."""
+        return await self._change(game_id, change, before_telling)
 
     async def tell(self, game: Game, events: Sequence[GameEvent]) -> None:
         """Tell the events of a change a caller committed itself, holding ``pipeline.serial``
