@@ -70,8 +70,9 @@ def _json(data: Any) -> str:
 
 # Called after every committed change, with the game and its events.
 Listener = Callable[[Game, Sequence[GameEvent]], None]
-# Awaited after a change with durable events committed, before anyone is told.
-DurableHook = Callable[[Game, Sequence[GameEvent]], Awaitable[None]]
+# Awaited after a change committed, with the game and its events: one with durable events
+# (GameService.durable, .told), or the change a caller ran (``change(before_telling=…)``).
+ChangeHook = Callable[[Game, Sequence[GameEvent]], Awaitable[None]]
 
 # Run in the transaction that inserts a started game (an accepted challenge flips its
 # status there): False rolls the insert back, so a game exists exactly when it was claimed.
@@ -107,8 +108,8 @@ class GameService:
             lambda: self.now(),  # noqa: PLW0108 (a test may swap now)
         )
         self.listeners: list[Listener] = []
-        self.durable: list[DurableHook] = []
-        self.told: list[DurableHook] = []  # awaited after such a change was told
+        self.durable: list[ChangeHook] = []
+        self.told: list[ChangeHook] = []  # awaited after such a change was told
         # Players' names never change: kept (the most recent) so that a socket opening on
         # a game costs no query for them. And the part of a game's full state that only
         # changes with its moves, seats or end, as JSON text: a crowd joining one game shares
@@ -262,28 +263,25 @@ class GameService:
 
     # ---- the pipeline, and telling what happened -----------------------------------------
     async def _change(
-        self, game_id: str, change: Change, before_telling: DurableHook | None = None
+        self, game_id: str, change: Change, before_telling: ChangeHook | None = None
     ) -> Game:
         async with self.pipeline.serial(game_id):
             changed = await self.pipeline.run(game_id, change)
             if changed.events:
                 durable = any(isinstance(e, DURABLE) for e in changed.events)
                 if durable:
-                    await self._durable(self.durable, changed.game, changed.events)
+                    await self._hooks(self.durable, changed.game, changed.events)
                 if before_telling is not None:
-                    try:
-                        await before_telling(changed.game, changed.events)
-                    except Exception:  # the change stands, and is told
-                        log.exception("what a change of game %s does first failed", game_id)
+                    await self._hooks((before_telling,), changed.game, changed.events)
                 await self._tell(changed.game, changed.events)
                 if durable:
-                    await self._durable(self.told, changed.game, changed.events)
+                    await self._hooks(self.told, changed.game, changed.events)
         if changed.error is not None:
             raise changed.error
         return changed.game
 
     async def change(
-        self, game_id: str, change: Change, before_telling: DurableHook | None = None
+        self, game_id: str, change: Change, before_telling: ChangeHook | None = None
     ) -> Game:
         """Run a change of another module's (app/services/rematch.py) through the pipeline.
         ``before_telling``: awaited once the change has committed with events, before anyone
@@ -298,14 +296,13 @@ class GameService:
         await self._tell(game, events)
 
     @staticmethod
-    async def _durable(
-        hooks: Sequence[DurableHook], game: Game, events: Sequence[GameEvent]
-    ) -> None:
+    async def _hooks(hooks: Sequence[ChangeHook], game: Game, events: Sequence[GameEvent]) -> None:
         for hook in hooks:
             try:
                 await hook(game, events)
-            except Exception:  # the change stands; the outbox's sweep consumes it later
-                log.exception("a durable hook failed on game %s", game.id)
+            except Exception:  # the change stands and is told (a durable one's outbox row
+                # is consumed later by the sweep)
+                log.exception("a hook of a change of game %s failed", game.id)
 
     async def _tell(self, game: Game, events: Sequence[GameEvent]) -> None:
         for listener in self.listeners:
