@@ -36,8 +36,8 @@ def kind(cmdline: str) -> str:
         return "chromium browser"
     if "postgres" in cmdline:
         return "postgres"
-    if "-m app serve" in cmdline:
-        return "kodama server"
+    if "-m app serve" in cmdline or "-m tests.zygote" in cmdline:
+        return "kodama server"  # the test servers are forked from a zygote (tests/zygote.py)
     if "pytest" in cmdline or "exec(eval(" in cmdline:  # xdist's workers
         return "pytest (the app tests run here)"
     if "playwright" in cmdline or cmdline.startswith("node"):
