@@ -27,18 +27,25 @@ SETTINGS = {
     "KODAMA_RATELIMIT_SOCKET_BURST": "1000",
     "KODAMA_RATELIMIT_IP_FACTOR": "1000",
 }
-WAIT_S = 60.0  # a bounded wait for the real event (the last pairing), not a pause
+# A bounded wait for the real event (the player's pairing), not a pause. Generous: a CI
+# machine busy with the rest of the suite once took more than 60 s to pair all 200.
+WAIT_S = 180.0
 
 
 async def one_player(base: str, pool: str, who_cookie: str) -> dict[str, Any]:
+    """What the player's lobby socket was told of its pairing; ``{"type": "waited"}`` if
+    nothing after WAIT_S (counted in the test's failure, beside those who were paired)."""
     url = base.replace("http://", "ws://") + "/ws/lobby"
     async with connect(url, additional_headers={"Cookie": who_cookie}) as ws:
         await ws.send(f'{{"type":"pool","pool":"{pool}"}}')
-        async with asyncio.timeout(WAIT_S):
-            async for raw in ws:
-                message: dict[str, Any] = json.loads(raw)
-                if message.get("type") in ("paired", "unpooled", "error"):
-                    return message
+        try:
+            async with asyncio.timeout(WAIT_S):
+                async for raw in ws:
+                    message: dict[str, Any] = json.loads(raw)
+                    if message.get("type") in ("paired", "unpooled", "error"):
+                        return message
+        except TimeoutError:
+            return {"type": "waited", "pool": pool}
     raise AssertionError("the socket closed before the player was paired")
 
 
@@ -78,7 +85,9 @@ def test_200_players_through_two_instances_are_each_paired_exactly_once(
     ):
         ids, told = asyncio.run(arrive([one.base, two.base]))
         games = asyncio.run(stored_games(postgres_url))
-    assert [m["type"] for m in told] == ["paired"] * PLAYERS
+    assert Counter(m["type"] for m in told) == {"paired": PLAYERS}, [
+        m for m in told if m["type"] != "paired"
+    ]
     by_game = Counter(m["game"] for m in told)
     assert set(by_game.values()) == {2}  # two players told of each game
     assert len(games) == PLAYERS // 2 == len(by_game)
