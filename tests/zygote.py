@@ -85,9 +85,10 @@ def _serve_in_child(request: dict[str, Any], channel: tuple[int, int]) -> None:
         try:
             main(request["argv"])
             code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-            if not isinstance(exc.code, int | None):
+        except SystemExit as exc:  # read as the interpreter reads it on its way out
+            if exc.code is None or isinstance(exc.code, int):
+                code = exc.code or 0
+            else:
                 print(exc.code, file=sys.stderr)
         # What the interpreter does on its way out (logging flushes its handlers there).
         atexit._run_exitfuncs()
