@@ -12,6 +12,7 @@ import pytest
 from playwright import sync_api as playwright_sync
 
 from tests.apt import install_once
+from tests.browser.accounts import sign_in
 from tests.server import Server, running
 
 if TYPE_CHECKING:
@@ -85,6 +86,19 @@ def new_context(browser, server):
     yield make
     for context in made:
         context.close()
+
+
+@pytest.fixture
+def account(new_context, server):
+    """``account(prefix, **options)``: a page in a fresh context logged in as a new account
+    (registered from its own address: tests/browser/accounts.py); (the page, the username)."""
+
+    def make(prefix: str, **options):
+        context = new_context(**options)
+        username = sign_in(context, server.base, prefix)
+        return context.new_page(), username
+
+    return make
 
 
 @pytest.fixture(scope="session")

@@ -113,15 +113,10 @@ def test_the_account_page_shows_the_games_played(new_context: Any) -> None:
     assert errors == []
 
 
-def test_an_earlier_read_answering_last_does_not_undo_a_log_out(new_context: Any) -> None:
+def test_an_earlier_read_answering_last_does_not_undo_a_log_out(account: Any) -> None:
     """Reads of the account overlap when a click starts one while another is under way (a
     token made, then "Log out" at once): the page shows the latest, never a stale answer."""
-    context = new_context(locale="en-GB")
-    page = context.new_page()
-    username = f"Late_{secrets.token_hex(3)}"
-    body = {"username": username, "password": PASSWORD}
-    assert page.request.post("/api/account/register", data=body).ok
-    assert page.request.post("/api/account/login", data=body).ok
+    page, _username = account("Late", locale="en-GB")
     page.goto("/account")
     expect(page.locator("#signed-in")).to_be_visible()
     signed_in = page.request.get("/api/account").text()

@@ -4,9 +4,8 @@ text; a player mutes the opponent; the spectators' room can be hidden; flood con
 how long to wait; lines survive a reload; a BOT's lines (bot API) show on the page and the
 page's lines reach the bot's game stream.
 
-These tests run their own server: accounts are registered here, and registrations are
-limited per address (5, then one a minute) on a server other modules share; and its flood
-control refills slowly (a line every 10 minutes), so that the test's pace does not matter."""
+These tests run their own server: its flood control refills slowly (a line every 10
+minutes), so that the test's pace does not matter."""
 
 from __future__ import annotations
 
@@ -43,15 +42,6 @@ def frames(page: Any) -> list[str]:
     return seen
 
 
-def signed_in(new_context: Any) -> tuple[Any, str]:
-    page = new_context().new_page()
-    username = f"Dave_{secrets.token_hex(3)}"
-    for url in ("/api/account/register", "/api/account/login"):
-        answer = page.request.post(url, data={"username": username, "password": PASSWORD})
-        assert answer.ok, answer.text()
-    return page, username
-
-
 def say(page: Any, text: str) -> None:
     box = page.locator("#chat-input")
     box.fill(text)
@@ -69,7 +59,7 @@ def expect_line(page: Any, text: str) -> None:
     expect(page.locator("#chat-log .chat-text", has_text=text)).to_have_count(1)
 
 
-def test_two_players_and_spectators_chat(new_context: Any, output_dir: Path) -> None:
+def test_two_players_and_spectators_chat(account: Any, new_context: Any, output_dir: Path) -> None:
     pages, watcher, game_id = open_game(new_context, "dobutsu")
     first, second = pages["first"], pages["second"]
     errors: list[str] = []
@@ -80,7 +70,7 @@ def test_two_players_and_spectators_chat(new_context: Any, output_dir: Path) -> 
     spy_frames = frames(spy)
     spy.goto(f"/game/{game_id}")
     wait_started(spy)
-    dave, dave_name = signed_in(new_context)
+    dave, dave_name = account("Dave")
     dave.goto(f"/game/{game_id}")
     wait_started(dave)
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.test_player_pages import account
-
 
 def _entry(page: Any, game_id: str) -> Any:
     return page.locator(f'#open-games li[data-game="{game_id}"]')
@@ -21,8 +19,8 @@ def _lobby(new_context: Any) -> Any:
     return page
 
 
-def test_a_seeks_range_is_shown_and_a_joiner_outside_it_is_not_offered_join(new_context):
-    alice, _ = account(new_context, "Alice", locale="en-GB")
+def test_a_seeks_range_is_shown_and_a_joiner_outside_it_is_not_offered_join(account, new_context):
+    alice, _ = account("Alice", locale="en-GB")
     alice.goto("/")
     alice.wait_for_selector("#range-fields:not([hidden])")  # an account's form has a range
     alice.check("#variant-jungle")

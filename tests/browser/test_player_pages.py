@@ -6,7 +6,6 @@ player; the page of no player; French throughout."""
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
 import time
 from pathlib import Path
@@ -19,19 +18,6 @@ from tests.app.botapi import MATE
 from tests.browser.helpers import Game, make_move, wait_started
 from tests.browser.test_ui import ENGLISH_ONLY_JS
 
-PASSWORD = "a long password"
-
-
-def account(new_context: Any, prefix: str, **options: Any) -> tuple[Any, str]:
-    """A browser context logged in as a new account: (a page, the username)."""
-    page = new_context(**options).new_page()
-    username = f"{prefix}_{secrets.token_hex(3)}"
-    body = {"username": username, "password": PASSWORD}
-    for url in ("/api/account/register", "/api/account/login"):
-        answer = page.request.post(url, data=body)
-        assert answer.ok, answer.text()
-    return page, username
-
 
 def change_text(name: str, before: glicko2.Rating, after: glicko2.Rating) -> str:
     old, new = round(before.rating), round(after.rating)
@@ -40,10 +26,10 @@ def change_text(name: str, before: glicko2.Rating, after: glicko2.Rating) -> str
 
 
 def test_a_rated_game_shows_the_exact_glicko2_change_in_both_end_panels_and_profiles(
-    new_context: Any, output_dir: Path
+    account: Any, output_dir: Path
 ) -> None:
-    first, alice = account(new_context, "Alice", locale="en-GB")
-    second, bob = account(new_context, "Bob", locale="en-GB")
+    first, alice = account("Alice", locale="en-GB")
+    second, bob = account("Bob", locale="en-GB")
     errors: list[str] = []
     for page in (first, second):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -104,10 +90,10 @@ def test_a_rated_game_shows_the_exact_glicko2_change_in_both_end_panels_and_prof
 
 
 def test_the_leaderboard_lists_10_rated_games_and_not_9(
-    new_context: Any, server: Any, output_dir: Path
+    account: Any, server: Any, output_dir: Path
 ) -> None:
-    page, ten = account(new_context, "Ten", locale="en-GB")
-    _, nine = account(new_context, "Nine")
+    page, ten = account("Ten", locale="en-GB")
+    _, nine = account("Nine")
     # Ratings as ten and nine rated games would have left them, both settled (RD 60):
     # written straight into the server's database (playing 19 games would show nothing more).
     now = int(time.time() * 1000)

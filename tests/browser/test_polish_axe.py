@@ -18,7 +18,6 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser.helpers import Game, make_move, open_game
-from tests.browser.test_player_pages import account
 from tests.server import Server
 
 AXE = Axe()
@@ -58,7 +57,9 @@ def violations(page) -> list[str]:
 # shows differs by language (its words) and by size (its layout), and one run loads every
 # page (~30 s of CPU, mostly Chromium's; docs/decisions.md, "Accessibility is measured").
 @pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("fr", "phone")])
-def test_every_page_has_no_axe_violation(new_context, server: Server, lang: str, size: str):
+def test_every_page_has_no_axe_violation(
+    account, new_context, server: Server, lang: str, size: str
+):
     options: dict[str, Any] = {**SIZES[size], "locale": LOCALES[lang]}
     found: dict[str, list[str]] = {}
 
@@ -67,7 +68,7 @@ def test_every_page_has_no_axe_violation(new_context, server: Server, lang: str,
         found[name] = violations(page)
 
     # The lobby, bots online.
-    page, _username = account(new_context, "axe", **options)
+    page, _username = account("axe", **options)
     page.route(
         "**/api/bot/online",
         lambda route: route.fulfill(

@@ -12,14 +12,13 @@ from playwright.sync_api import expect
 
 from tests.app.botapi import MATE
 from tests.browser.helpers import Game, make_move, page_state, server_game, wait_started
-from tests.browser.test_player_pages import account
 
 
 def test_the_players_rematch_and_everyone_moves_to_the_new_game(
-    new_context: Any, output_dir: Path
+    account: Any, new_context: Any, output_dir: Path
 ) -> None:
-    first, alice = account(new_context, "Alice", locale="en-GB")
-    second, bob = account(new_context, "Bob", locale="en-GB")
+    first, alice = account("Alice", locale="en-GB")
+    second, bob = account("Bob", locale="en-GB")
     watcher = new_context(locale="en-GB").new_page()
     errors: list[str] = []
     for page in (first, second, watcher):

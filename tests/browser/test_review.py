@@ -24,7 +24,6 @@ from .helpers import (
     wait_for_ply,
     wait_started,
 )
-from .test_player_pages import account
 
 
 def shows_position(page: Any, game: Game, ply: int) -> None:
@@ -251,9 +250,9 @@ def replay_of(moves: list[str]) -> Game:
     return game
 
 
-def test_no_takeback_in_a_rated_game_and_the_socket_refuses_one(new_context: Any) -> None:
-    first, _ = account(new_context, "Tia", locale="en-GB")
-    second, _ = account(new_context, "Tom", locale="en-GB")
+def test_no_takeback_in_a_rated_game_and_the_socket_refuses_one(account: Any) -> None:
+    first, _ = account("Tia", locale="en-GB")
+    second, _ = account("Tom", locale="en-GB")
     frames: list[dict[str, Any]] = []
     first.on(
         "websocket",
