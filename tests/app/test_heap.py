@@ -13,10 +13,13 @@ from app.services import heap
 @pytest.fixture
 def restored_gc() -> Iterator[None]:
     thresholds = gc.get_threshold()
+    frozen = gc.get_freeze_count() > 0  # the session's heap (tests/conftest.py)
     try:
         yield
     finally:
         gc.unfreeze()
+        if frozen:
+            gc.freeze()
         gc.set_threshold(*thresholds)
 
 
