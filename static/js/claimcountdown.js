@@ -3,7 +3,7 @@
 // `goneSince` plus the state's `claimGrace` for that side (docs/protocol.md), counted on
 // the server's clock: from the state's `serverTime`, as the clocks are (clock.js).
 
-import { html } from "./html.js";
+import { html, setText } from "./html.js";
 import { t } from "./i18n.js";
 
 export class ClaimCountdown {
@@ -85,6 +85,6 @@ export class ClaimCountdown {
       this.onOpen();
       return;
     }
-    for (const span of spans) span.textContent = t("claim.in", { s: Math.ceil(left / 1000) });
+    for (const span of spans) setText(span, t("claim.in", { s: Math.ceil(left / 1000) }));
   }
 }

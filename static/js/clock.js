@@ -5,6 +5,7 @@
 // period keeps it: the server says so with its next state). Correspondence: the side to
 // move's deadline, in days and hours.
 
+import { setText } from "./html.js";
 import { t } from "./i18n.js";
 import { formatClock } from "./words.js";
 
@@ -73,26 +74,27 @@ export class Clocks {
     return Math.max(0, b.deadlineLeft - (performance.now() - b.at));
   }
 
+  // Ten times a second on every game page: only what changed is written (html.js setText).
   tick() {
     for (const el of this.root.querySelectorAll(".clock[data-side]")) {
       const now = this.now(el.dataset.side);
       if (now === null) {
-        el.hidden = true;
+        if (!el.hidden) el.hidden = true;
         continue;
       }
-      el.hidden = false;
+      if (el.hidden) el.hidden = false;
       const c = this.base.clock;
       let left = now.main;
       if (c.byoyomi) {
         // "4:32 + 3×30s" while there is main time, then the period counting down: "0:24 · 3×30s".
         const periods = `${now.periods}×${Math.round(c.byoyomi / 1000)}s`;
-        el.textContent = now.period === null
+        setText(el, now.period === null
           ? `${formatClock(now.main)} + ${periods}`
-          : `${formatClock(now.period)} · ${periods}`;
-        el.dataset.periods = String(now.periods);
+          : `${formatClock(now.period)} · ${periods}`);
+        if (el.dataset.periods !== String(now.periods)) el.dataset.periods = String(now.periods);
         left = now.period === null ? now.main : now.period + (now.periods - 1) * c.byoyomi;
       } else {
-        el.textContent = formatClock(now.main);
+        setText(el, formatClock(now.main));
       }
       const running = this.base.running && this.base.turn === el.dataset.side;
       el.classList.toggle("running", running);
@@ -102,9 +104,9 @@ export class Clocks {
     }
     const deadline = this.deadlineLeft();
     for (const el of this.root.querySelectorAll(".deadline")) {
-      if (deadline === null) el.textContent = "";
-      else if (this.base.days) el.textContent = t("status.moveWithin", { time: durationText(deadline) });
-      else el.textContent = t("status.deadline", { s: Math.ceil(deadline / 1000) });
+      if (deadline === null) setText(el, "");
+      else if (this.base.days) setText(el, t("status.moveWithin", { time: durationText(deadline) }));
+      else setText(el, t("status.deadline", { s: Math.ceil(deadline / 1000) }));
     }
   }
 }
