@@ -35,11 +35,18 @@ export function durationText(ms) {
   return t("time.daysHours", { d: Math.floor(left / DAY), h: Math.floor((left % DAY) / 3_600_000) });
 }
 
+// How long until a time counting down from `ms` shows another text in formatClock: tenths
+// under 10 s, whole seconds (rounded up) above; null under 0.1 s, which shows "0.0" to the end.
+export function untilTextChanges(ms) {
+  if (ms < 100) return null;
+  return ms <= 10_000 ? (ms % 100) + 1 : ((ms - 1) % 1000) + 1;
+}
+
 export class Clocks {
   constructor(root) {
     this.root = root;
     this.base = null;
-    setInterval(() => this.tick(), 100);
+    this.timer = null;
   }
 
   sync(game) {
@@ -74,8 +81,11 @@ export class Clocks {
     return Math.max(0, b.deadlineLeft - (performance.now() - b.at));
   }
 
-  // Ten times a second on every game page: only what changed is written (html.js setText).
+  // Written now, then again when a shown number next changes: only what changed is written
+  // (html.js setText), and a page whose clocks stand and that has no deadline runs no timer
+  // at all (a finished game, an untimed one, the opponent to move in correspondence).
   tick() {
+    const wakes = [];
     for (const el of this.root.querySelectorAll(".clock[data-side]")) {
       const now = this.now(el.dataset.side);
       if (now === null) {
@@ -101,6 +111,14 @@ export class Clocks {
       // Low: under 10 s, or under a tenth of the starting time.
       const low = left < 10_000 || (c.initial && left < c.initial / 10 && !c.byoyomi);
       el.classList.toggle("low", Boolean(low));
+      if (running) {
+        const shown = now.period === null ? now.main : now.period;
+        // In byo-yomi the end of the time shown is a change too: a period starts, or the
+        // last one ends ("0×").
+        const ends = c.byoyomi && shown > 0 ? shown + 1 : null;
+        wakes.push(untilTextChanges(shown) ?? ends);
+        if (!low && c.initial && !c.byoyomi) wakes.push(left - c.initial / 10 + 1);
+      }
     }
     const deadline = this.deadlineLeft();
     for (const el of this.root.querySelectorAll(".deadline")) {
@@ -108,5 +126,15 @@ export class Clocks {
       else if (this.base.days) setText(el, t("status.moveWithin", { time: durationText(deadline) }));
       else setText(el, t("status.deadline", { s: Math.ceil(deadline / 1000) }));
     }
+    // Correspondence shows the time as a clock does; a move deadline in whole seconds.
+    if (deadline !== null) {
+      wakes.push(this.base.days ? untilTextChanges(deadline) : ((deadline - 1) % 1000) + 1);
+    }
+    this.wakeIn(wakes.filter((ms) => ms !== null && ms > 0));
+  }
+
+  wakeIn(waits) {
+    clearTimeout(this.timer);
+    this.timer = waits.length ? setTimeout(() => this.tick(), Math.min(...waits)) : null;
   }
 }
