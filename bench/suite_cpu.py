@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TICK = os.sysconf("SC_CLK_TCK")
 INTERVAL_S = 0.5
+WINDOW_S = 10.0
 
 
 def kind(cmdline: str) -> str:
@@ -94,6 +95,35 @@ class Census:
         return cpu, count
 
 
+def busy_ticks() -> tuple[int, int]:
+    """The machine's (busy, all) CPU ticks since boot, all cores summed (/proc/stat)."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+class Timeline:
+    """How many cores were busy in each window of the run: idle cores at the start or the
+    end show work that waits rather than runs (a long test left alone at the end)."""
+
+    def __init__(self, window_s: float) -> None:
+        self.window_s = window_s
+        self.start = time.monotonic()
+        self.mark = busy_ticks()
+        self.windows: list[float] = []
+
+    def sample(self) -> None:
+        if time.monotonic() - self.start < (len(self.windows) + 1) * self.window_s:
+            return
+        busy, every = busy_ticks()
+        cores = os.cpu_count() or 1
+        self.windows.append(cores * (busy - self.mark[0]) / max(1, every - self.mark[1]))
+        self.mark = (busy, every)
+
+    def show(self) -> str:
+        return " ".join(f"{busy:.1f}" for busy in self.windows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pytest_args", nargs="*", help="pytest's arguments (after --)")
@@ -102,10 +132,12 @@ def main() -> None:
     census = Census()
     census.sample()
     started = time.monotonic()
+    timeline = Timeline(WINDOW_S)
     proc = subprocess.Popen(command, cwd=ROOT)
     while proc.poll() is None:
         time.sleep(INTERVAL_S)
         census.sample()
+        timeline.sample()
     wall = time.monotonic() - started
     cpu, count = census.by_kind()
     total = sum(cpu.values())
@@ -115,6 +147,7 @@ def main() -> None:
     print(f"{'CPU s':>8} {'share':>6} {'processes':>9}  kind")
     for name, used in sorted(cpu.items(), key=lambda item: -item[1]):
         print(f"{used:8.0f} {used / total:6.0%} {count[name]:9d}  {name}")
+    print(f"\ncores busy, each {WINDOW_S:.0f} s of the run: {timeline.show()}")
     sys.exit(proc.returncode)
 
 
