@@ -4,21 +4,22 @@ middleware, in front of the site (app/api/site.py: the routes, shared by every i
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI
 
 from .api import errors
 from .api.deps import Services
 from .api.headers import SecurityHeaders
 from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
 from .api.site import site
+from .api.visitor import VisitorIdentity
 from .body_limit import BodyLimit
 from .core.config import Settings, get_settings
 from .core.time import Clock, SystemClock
 from .db import make_engine, make_sessionmaker
-from .identity import COOKIE, MAX_AGE, Identities
+from .identity import Identities
 from .matchmaking.service import PoolService
 from .ratings.announce import RatingsAnnouncer
 from .ratings.service import RatingsConsumer
@@ -194,45 +195,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.openapi = shared.openapi  # type: ignore[method-assign]
     errors.install(app)
 
-    @app.middleware("http")
-    async def identity(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        # Every visitor gets an anonymous identity at once: playing needs no sign-up.
-        who = identities.read(request.cookies.get(COOKIE))
-        fresh = who is None
-        if who is None:
-            who = identities.new()
-        request.state.identity = who
-        response = await call_next(request)
-        if request.url.path.startswith("/static/"):
-            # Revalidate (cheap, by ETag) so a deploy never leaves old modules running.
-            response.headers.setdefault("Cache-Control", "no-cache")
-        # Not over a cookie the route set (log in, log out), nor for a program using a token.
-        if fresh and not _sets_cookie(response) and "authorization" not in request.headers:
-            response.set_cookie(
-                COOKIE,
-                identities.cookie(who),
-                max_age=MAX_AGE,
-                httponly=True,
-                samesite="lax",
-                secure=settings.cookie_secure,
-            )
-        return response
-
     # The last added runs first: the proxy's headers, then the security headers (on every
     # answer, refusals included), then the body limit (a body over it is refused before
-    # anything reads it), then the Origin check before anything acts.
+    # anything reads it), then the Origin check before anything acts, then the visitor's
+    # identity (app/api/visitor.py).
+    app.add_middleware(VisitorIdentity, identities=identities, cookie_secure=settings.cookie_secure)
     app.add_middleware(OriginGuard, allowed=parse_allowed(settings.allowed_origins))
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ForwardedHeaders, trusted_hosts=settings.forwarded_allow_ips)
     return app
-
-
-def _sets_cookie(response: Response) -> bool:
-    return any(
-        value.startswith(f"{COOKIE}=")
-        for name, value in response.headers.items()
-        if name == "set-cookie"
-    )

@@ -71,7 +71,7 @@ def get_services(conn: HTTPConnection) -> Services:
 
 
 # Declares the browser's identity cookie in /openapi.json; the identity middleware reads it
-# (app/main.py) and gives a new identity to a visitor without a valid one.
+# (app/api/visitor.py) and gives a new identity to a visitor without a valid one.
 player_cookie = APIKeyCookie(
     name=COOKIE,
     scheme_name="PlayerCookie",

@@ -9,7 +9,9 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel
+from starlette.types import Receive, Scope, Send
 
+from ..db import uncancelled
 from ..schemas import ErrorOut
 
 NDJSON = "application/x-ndjson"
@@ -42,6 +44,19 @@ class NDJSONResponse(StreamingResponse):
         # No buffering by proxies (nginx) and no caching: every line matters at once.
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         super().__init__(content, status_code=status_code, headers=headers, **kwargs)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # The stream's generator is closed when the answer ends, the client gone included,
+        # not whenever the garbage collector finds it: its end is a player leaving the game
+        # (presence, claims). An answer cancelled while handing a line over leaves the
+        # generator suspended at its ``yield``; closed here, to its end even if this task is
+        # being cancelled (``uncancelled``). A generator that already ended ignores it.
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            close = getattr(self.body_iterator, "aclose", None)
+            if close is not None:
+                await uncancelled(close())
 
 
 def ndjson(model: type[BaseModel], what: str) -> dict[int | str, dict[str, Any]]:

@@ -79,6 +79,18 @@ def test_the_same_identity_while_the_cookie_is_kept(client: TestClient):
     assert "set-cookie" not in again.headers  # nothing new to set
 
 
+def test_a_program_with_a_token_is_given_no_identity_cookie(client: TestClient):
+    client.cookies.clear()
+    response = client.get("/api/lobby", headers={"authorization": "Bearer lip_none"})
+    assert response.status_code == 200
+    assert "set-cookie" not in response.headers
+
+
+def test_the_identity_cookie_is_secure_when_the_site_says_so(make_client: Any):
+    secure = make_client(cookie_secure=True)
+    assert "; secure" in visit(secure).headers["set-cookie"].lower()
+
+
 def test_two_first_visits_are_two_people(client: TestClient):
     assert visit(client).json()["id"] != visit(client).json()["id"]
 

@@ -68,6 +68,17 @@ def read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def test_static_files_are_revalidated_by_their_etag(client: TestClient) -> None:
+    """A deploy never leaves old modules running: the browser asks again each time (cheaply,
+    by ETag: 304 while the file is the same)."""
+    first = client.get("/static/js/game.js")
+    assert first.status_code == 200
+    assert first.headers["cache-control"] == "no-cache"
+    again = client.get("/static/js/game.js", headers={"if-none-match": first.headers["etag"]})
+    assert again.status_code == 304
+    assert again.headers["cache-control"] == "no-cache"
+
+
 @pytest.mark.parametrize("url", list(PAGES))
 def test_pages_are_served_as_html(client: TestClient, url: str) -> None:
     response = client.get(url)

@@ -1,0 +1,73 @@
+"""Every visitor gets an anonymous identity at once: playing needs no sign-up.
+
+The request's identity is read from its signed cookie (a new one when it has none, or one
+that does not verify) and put in the request's state, where the routes read it
+(``get_identity`` in deps.py). A new identity's cookie goes out with the answer — not over a
+cookie the route set itself (logging in or out), nor to a program using a token.
+
+Pure ASGI, as the rest of the middleware here: Starlette's ``BaseHTTPMiddleware`` (what
+``@app.middleware("http")`` makes) runs each request's handling in a task group of its own and
+carries the answer through memory streams, a cost on every request (docs/benchmarks.md,
+"Requests").
+"""
+
+from __future__ import annotations
+
+from starlette.datastructures import MutableHeaders
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..identity import COOKIE, MAX_AGE, Identities
+
+
+class VisitorIdentity:
+    def __init__(self, app: ASGIApp, identities: Identities, cookie_secure: bool) -> None:
+        self.app = app
+        self.identities = identities
+        self.cookie_secure = cookie_secure
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = HTTPConnection(scope)
+        who = self.identities.read(request.cookies.get(COOKIE))
+        fresh = who is None and "authorization" not in request.headers
+        if who is None:
+            who = self.identities.new()
+        scope.setdefault("state", {})["identity"] = who
+        static = scope["path"].startswith("/static/")
+        if not fresh and not static:
+            await self.app(scope, receive, send)
+            return
+        cookie = self._set_cookie(self.identities.cookie(who)) if fresh else None
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                if static and "cache-control" not in headers:
+                    # Revalidate (cheap, by ETag) so a deploy never leaves old modules running.
+                    headers["Cache-Control"] = "no-cache"
+                if cookie is not None and not _sets_cookie(headers):
+                    headers.append("set-cookie", cookie)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    def _set_cookie(self, value: str) -> str:
+        """The Set-Cookie header of an identity cookie, as Starlette writes one."""
+        response = Response()
+        response.set_cookie(
+            COOKIE,
+            value,
+            max_age=MAX_AGE,
+            httponly=True,
+            samesite="lax",
+            secure=self.cookie_secure,
+        )
+        return response.headers["set-cookie"]
+
+
+def _sets_cookie(headers: MutableHeaders) -> bool:
+    return any(value.startswith(f"{COOKIE}=") for value in headers.getlist("set-cookie"))
