@@ -56,17 +56,17 @@ class VisitorIdentity:
         await self.app(scope, receive, send_with_headers)
 
     def _set_cookie(self, value: str) -> str:
-        """The Set-Cookie header of an identity cookie, as Starlette writes one."""
+        """The Set-Cookie header of an identity cookie."""
         response = Response()
-        response.set_cookie(
-            COOKIE,
-            value,
-            max_age=MAX_AGE,
-            httponly=True,
-            samesite="lax",
-            secure=self.cookie_secure,
-        )
+        set_identity_cookie(response, value, secure=self.cookie_secure)
         return response.headers["set-cookie"]
+
+
+def set_identity_cookie(response: Response, value: str, *, secure: bool) -> None:
+    """The browser's identity cookie on this answer (a new visitor, logging in or out)."""
+    response.set_cookie(
+        COOKIE, value, max_age=MAX_AGE, httponly=True, samesite="lax", secure=secure
+    )
 
 
 def _sets_cookie(headers: MutableHeaders) -> bool:

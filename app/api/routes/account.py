@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...identity import COOKIE, MAX_AGE, Identities
+from ...identity import Identities
 from ...models import ApiToken, Player
 from ...ratings.reading import perfs_json
 from ...schemas import ErrorOut, PerfOut, PlayerOut
@@ -22,6 +22,7 @@ from ...services.errors import ServiceError
 from ..auth import Caller, account_caller, caller, client_ip, require_account, resolve
 from ..bodies import form_or_json, read_body
 from ..deps import ServicesDep
+from ..visitor import set_identity_cookie
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -102,14 +103,7 @@ def token_info(entry: ApiToken) -> TokenInfoOut:
 
 
 def set_identity(response: Response, services: ServicesDep, value: str) -> None:
-    response.set_cookie(
-        COOKIE,
-        value,
-        max_age=MAX_AGE,
-        httponly=True,
-        samesite="lax",
-        secure=services.settings.cookie_secure,
-    )
+    set_identity_cookie(response, value, secure=services.settings.cookie_secure)
 
 
 def browser_only(who: Caller) -> None:
