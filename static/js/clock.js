@@ -82,8 +82,8 @@ export class Clocks {
   }
 
   // Written now, then again when a shown number next changes: only what changed is written
-  // (html.js setText), and a page whose clocks stand and that has no deadline runs no timer
-  // at all (a finished game, an untimed one, the opponent to move in correspondence).
+  // (html.js setText), and a page whose clocks stand and that shows no deadline runs no
+  // timer at all (a finished game, an untimed one before its first moves).
   tick() {
     const wakes = [];
     for (const el of this.root.querySelectorAll(".clock[data-side]")) {
