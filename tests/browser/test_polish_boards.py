@@ -167,6 +167,7 @@ def test_the_opponents_last_move_stays_highlighted_and_the_title_says_your_turn(
     first.wait_for_function("() => !document.title.startsWith('Your turn')")
     second.wait_for_function("() => document.title.startsWith('Your turn · ')")
     make_move(second, game, "b4b3")
+    wait_for_ply(first, 2)  # the mover's page has it; the opponent's once the move arrives
     last = "#board .sq.last"
     assert sorted(first.locator(last).evaluate_all("els => els.map(e => e.dataset.square)")) == [
         "b3",
