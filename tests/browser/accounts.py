@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-PASSWORD = "a long password"
+from tests.server import ACCOUNT_PASSWORD
 
 
 def own_address() -> str:
@@ -25,7 +25,7 @@ def sign_in(context: Any, base: str, prefix: str) -> str:
     """Register a new account and log it in from its own address; the browser context
     holds its session from then on. The username."""
     username = f"{prefix}_{secrets.token_hex(3)}"
-    body = {"username": username, "password": PASSWORD}
+    body = {"username": username, "password": ACCOUNT_PASSWORD}
     transport = httpx.HTTPTransport(local_address=own_address())
     with httpx.Client(base_url=base, transport=transport, timeout=30) as web:
         web.post("/api/account/register", json=body).raise_for_status()
