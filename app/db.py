@@ -3,16 +3,67 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator, MutableMapping
 from typing import Any, TypeVar
 
 from sqlalchemy import event
+from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.util import LRUCache
+
+
+class CompiledStatements(MutableMapping[Any, Any]):
+    """SQLAlchemy's cache of compiled statements, one for the process rather than one per
+    engine.
+
+    SQLAlchemy keys a compiled statement by the dialect *object* that compiled it, and each
+    engine has its own, so a new engine compiles every statement again. A server has one
+    engine, but a process can make many: the tests make an app (an engine) per test
+    (docs/decisions.md, "Statements are compiled once per process"). Every engine here comes
+    from :func:`make_engine`, whose dialects differ only by what they learn from the server
+    when they first connect, so a statement is keyed by the dialect's class and that: the
+    server's version, the parameter style. SQLAlchemy reads and writes the cache with
+    ``get`` and ``[key] = compiled``, its key a tuple led by the dialect.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self._entries: LRUCache[Any, Any] = LRUCache(capacity)
+
+    @staticmethod
+    def _key(key: Any) -> Any:
+        if isinstance(key, tuple) and key and isinstance(key[0], Dialect):
+            dialect = key[0]
+            kind = (type(dialect), dialect.server_version_info, dialect.paramstyle)
+            return (kind, *key[1:])
+        return key
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._entries[self._key(key)]
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._entries.get(self._key(key), default)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._entries[self._key(key)] = value
+
+    def __delitem__(self, key: Any) -> None:
+        del self._entries[self._key(key)]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+# SQLAlchemy's default is 500 statements per engine. The app has ~380 a backend (the app tests
+# leave 381 SQLite and 353 PostgreSQL ones), and the tests use both in one process.
+COMPILED = CompiledStatements(capacity=1000)
 
 
 def make_engine(url: str) -> AsyncEngine:
@@ -26,7 +77,9 @@ def make_engine(url: str) -> AsyncEngine:
         # with the pipeline's 16 and the hub's 2: three instances within PostgreSQL's
         # default 100 connections.
         kwargs.update(pool_size=5, max_overflow=10, pool_pre_ping=True)
-    engine = create_async_engine(url, **kwargs)
+    engine = create_async_engine(
+        url, query_cache_size=0, execution_options={"compiled_cache": COMPILED}, **kwargs
+    )
     if url.startswith("sqlite"):
 
         @event.listens_for(engine.sync_engine, "connect")
