@@ -45,6 +45,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.freeze()
 
 
+# First, whatever order the plugins were registered in: xdist's worker reads the groups in its
+# own pytest_collection_modifyitems (it suffixes each grouped test's id with "@group", which is
+# what --dist loadgroup schedules by), so a group marked after it would not count.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         group = _group(item)

@@ -53,7 +53,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield srv
 
 
-@pytest.fixture(scope="session")
+# Per module, not per worker: while Playwright's sync API runs, its event loop stays marked as
+# running in the main thread, so every asyncio.run() after it in this worker (the app tests)
+# would fail. A module's tests run on one worker (tests/conftest.py), and a start costs ~0.5 s
+# of CPU (Playwright's driver and Chromium).
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     executable = ensure_chromium()
     with playwright_sync.sync_playwright() as pw:
