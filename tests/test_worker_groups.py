@@ -1,8 +1,10 @@
 """The tests of a module served by a module-scoped fixture run on one worker (tests/conftest.py
 ``_group``): pytest-xdist's ``--dist loadgroup`` schedules by the "@group" suffix its worker
-gives a test's id, and it gives it only to tests already marked when its own hook runs. Marked
-too late, a module's tests spread over every worker, each starting the module's server
-(four servers where one does) and each running its real-time waits at the same moment."""
+gives a test's id. The suffix is missing when the test is marked after xdist's hook has run,
+or when pytest's ids ignore the field xdist rewrites (pytest 9.2 with pytest-xdist 3.8:
+docs/decisions.md, "The suite on parallel workers"). Then a module's tests spread over every
+worker, each starting the module's server (four servers where one does) and each running its
+real-time waits at the same moment."""
 
 from __future__ import annotations
 
