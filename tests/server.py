@@ -15,7 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+from websockets.sync.client import ClientConnection, connect
 
+from app.identity import COOKIE
 from tests.postgres import free_port, wait_for_port
 from tests.zygote import Forked
 
@@ -105,3 +107,14 @@ def account_token(server: Server, username: str, scopes: str) -> str:
         made.raise_for_status()
         token: str = made.json()["token"]
         return token
+
+
+def open_socket(server: Server, path: str, client: httpx.Client | None = None) -> ClientConnection:
+    """A WebSocket to ``path`` on this server, as ``client``'s visitor (its identity cookie)
+    or as a new one."""
+    headers = {} if client is None else {"Cookie": f"{COOKIE}={client.cookies[COOKIE]}"}
+    # Opened now, for a test that holds it without a with block (websockets 17 warns on a
+    # connection used so unless it was entered; entering it works with every version).
+    url = f"ws://127.0.0.1:{server.port}{path}"
+    opened: ClientConnection = connect(url, additional_headers=headers).__enter__()
+    return opened

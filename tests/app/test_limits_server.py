@@ -13,11 +13,10 @@ from typing import Any
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
-from app.identity import COOKIE
 from tests.app.botapi import MATE
-from tests.server import Server, running
+from tests.server import Server, open_socket, running
 
 SECRET = "limits-test-7wQpZr2mXvK9sLd4Fh8Ny3Bc"  # the server refuses a key under 32 characters
 
@@ -27,15 +26,6 @@ def visitor(server: Server) -> httpx.Client:
     client = httpx.Client(base_url=server.base, timeout=10)
     client.get("/api/me").raise_for_status()
     return client
-
-
-def socket(server: Server, path: str, client: httpx.Client | None = None) -> ClientConnection:
-    headers = {} if client is None else {"Cookie": f"{COOKIE}={client.cookies[COOKIE]}"}
-    # Opened now, for a test that holds it without a with block (websockets 17 warns on a
-    # connection used so unless it was entered; entering it works with every version).
-    url = f"ws://127.0.0.1:{server.port}{path}"
-    opened: ClientConnection = connect(url, additional_headers=headers).__enter__()
-    return opened
 
 
 def next_of(ws: ClientConnection, kind: str) -> dict[str, Any]:
@@ -120,7 +110,7 @@ def test_a_flood_of_moves_over_the_game_socket_is_rate_limited(tmp_path: Path):
         created = alice.post("/api/games", json={"variant": "dobutsu", "color": "first"}).json()
         token = created["inviteUrl"].rsplit("/", 1)[1]
         bob.post(f"/api/invite/{token}").raise_for_status()
-        with socket(server, f"/ws/game/{created['id']}", alice) as ws:
+        with open_socket(server, f"/ws/game/{created['id']}", alice) as ws:
             next_of(ws, "state")
             began = time.monotonic()
             for _ in range(30):
@@ -153,15 +143,18 @@ def test_more_sockets_from_one_address_than_allowed_are_closed_with_1013(tmp_pat
         alice = visitor(server)
         game_id = alice.post("/api/games", json={"variant": "yote"}).json()["id"]
         held = [
-            socket(server, "/ws/lobby"),
-            socket(server, "/ws/lobby"),
-            socket(server, f"/ws/game/{game_id}", alice),
+            open_socket(server, "/ws/lobby"),
+            open_socket(server, "/ws/lobby"),
+            open_socket(server, f"/ws/game/{game_id}", alice),
         ]
         try:
             for ws in held:
                 assert json.loads(ws.recv(timeout=15))["type"] in ("lobby", "state")
             for path in ("/ws/lobby", f"/ws/game/{game_id}"):
-                with socket(server, path, alice) as extra, pytest.raises(ConnectionClosed) as cut:
+                with (
+                    open_socket(server, path, alice) as extra,
+                    pytest.raises(ConnectionClosed) as cut,
+                ):
                     extra.recv(timeout=15)
                 assert cut.value.rcvd is not None
                 assert cut.value.rcvd.code == 1013
@@ -171,7 +164,7 @@ def test_more_sockets_from_one_address_than_allowed_are_closed_with_1013(tmp_pat
                 ws.close()
         # Closed sockets are given back (the server sees each close soon after).
         for _ in range(100):
-            with socket(server, "/ws/lobby") as again:
+            with open_socket(server, "/ws/lobby") as again:
                 try:
                     if json.loads(again.recv(timeout=15))["type"] == "lobby":
                         break

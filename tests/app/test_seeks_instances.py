@@ -13,10 +13,9 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
-from app.identity import COOKIE
-from tests.server import Server, running
+from tests.server import Server, open_socket, running
 
 SECRET = "seeks-instances-test-4kQ0N1vd8RrHcXzYq2Lw9mTf"
 # No new seek is listed without its creator's socket here (10 s by default): only the socket
@@ -33,15 +32,6 @@ def pair(postgres_url: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
         running(tmp_path / "b", SECRET, postgres_url, **SETTINGS) as b,
     ):
         yield a, b
-
-
-def _socket(server: Server, path: str, client: httpx.Client | None = None) -> ClientConnection:
-    headers = {} if client is None else {"Cookie": f"{COOKIE}={client.cookies[COOKIE]}"}
-    # Opened now, for a test that holds it without a with block (websockets 17 warns on a
-    # connection used so unless it was entered; entering it works with every version).
-    url = f"ws://127.0.0.1:{server.port}{path}"
-    opened: ClientConnection = connect(url, additional_headers=headers).__enter__()
-    return opened
 
 
 class Lobby:
@@ -77,12 +67,12 @@ def test_a_creator_on_instance_a_keeps_their_seek_in_instance_bs_lobby(
     a, b = pair
     creator = httpx.Client(base_url=a.base, timeout=10)
     creator.get("/api/me").raise_for_status()
-    page = _socket(a, "/ws/site", creator)
+    page = open_socket(a, "/ws/site", creator)
     assert json.loads(page.recv(timeout=10))["type"] == "site"
     made = creator.post("/api/games", json={"variant": "dobutsu", "public": True})
     made.raise_for_status()
     seek = made.json()["id"]
-    with _socket(b, "/ws/lobby") as watching:
+    with open_socket(b, "/ws/lobby") as watching:
         lobby = Lobby(watching)
         lobby.until(lambda ids: seek in ids, 10)
         page.close()
@@ -91,7 +81,7 @@ def test_a_creator_on_instance_a_keeps_their_seek_in_instance_bs_lobby(
         joiner = httpx.Client(base_url=b.base, timeout=10)
         refused = joiner.post(f"/api/games/{seek}/join")
         assert refused.status_code == 409 and refused.json()["code"] == "seek.away"
-        back = _socket(a, "/ws/lobby", creator)
+        back = open_socket(a, "/ws/lobby", creator)
         lobby.until(lambda ids: seek in ids, 10)  # back within the grace
         # Instance A dies with the creator's socket open: its heartbeat stops.
         a.kill()
