@@ -13,10 +13,11 @@ from importlib import resources
 from pathlib import Path
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-STATIC = Path(__file__).resolve().parents[2] / "static"
+from .assets import STATIC
+
 SWAGGER_UI = Path(str(resources.files("fastapi_swagger") / "resources"))
 ASSETS = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css"}
 
@@ -24,8 +25,8 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/docs")
-async def docs_page() -> FileResponse:
-    return FileResponse(STATIC / "docs.html", headers={"Cache-Control": "no-cache"})
+async def docs_page() -> Response:
+    return STATIC.page("docs.html")
 
 
 @router.get("/docs/swagger-ui/{name}")

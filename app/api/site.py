@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engine
 
 from . import docs, errors, openapi, pagesockets, ws
+from .assets import STATIC
 from .routes import (
     account,
     analysis,
@@ -34,8 +33,6 @@ from .routes import (
     ratings,
     users,
 )
-
-STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 @functools.cache
@@ -67,15 +64,15 @@ def site() -> FastAPI:
     app.include_router(analysis.router)
     app.include_router(analysis.page_router)
     openapi.install(app)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", STATIC, name="static")
     _add_pages(app)
     return app
 
 
 def _add_pages(app: FastAPI) -> None:
-    def page(name: str) -> Callable[..., Awaitable[FileResponse]]:
-        async def serve() -> FileResponse:
-            return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+    def page(name: str) -> Callable[..., Awaitable[Response]]:
+        async def serve() -> Response:
+            return STATIC.page(name)
 
         return serve
 
@@ -85,11 +82,11 @@ def _add_pages(app: FastAPI) -> None:
     app.add_api_route("/challenge/{challenge_id}", page("challenge.html"), include_in_schema=False)
     app.add_api_route("/rules", page("rules.html"), include_in_schema=False)
 
-    async def rules_page(game: str) -> FileResponse:
+    async def rules_page(game: str) -> Response:
         # Only the five games have a rules page: any other name is a 404 like any unknown URL.
         if game not in engine.GAMES:
             raise StarletteHTTPException(404, f"no rules page for {game!r}")
-        return FileResponse(STATIC / "rules.html", headers={"Cache-Control": "no-cache"})
+        return STATIC.page("rules.html")
 
     app.add_api_route("/rules/{game}", rules_page, include_in_schema=False)
     app.add_api_route("/account", page("account.html"), include_in_schema=False)

@@ -19,6 +19,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..identity import COOKIE, MAX_AGE, Identities
+from .assets import PREFIX as STATIC_PREFIX
 
 
 class VisitorIdentity:
@@ -28,7 +29,9 @@ class VisitorIdentity:
         self.cookie_secure = cookie_secure
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        # A static file needs no identity and gets no cookie: it may be kept by a shared
+        # cache (app/api/assets.py), which must never hand one visitor's cookie to another.
+        if scope["type"] != "http" or scope["path"].startswith(STATIC_PREFIX):
             await self.app(scope, receive, send)
             return
         request = HTTPConnection(scope)
@@ -37,23 +40,19 @@ class VisitorIdentity:
         if who is None:
             who = self.identities.new()
         scope.setdefault("state", {})["identity"] = who
-        static = scope["path"].startswith("/static/")
-        if not fresh and not static:
+        if not fresh:
             await self.app(scope, receive, send)
             return
-        cookie = self._set_cookie(self.identities.cookie(who)) if fresh else None
+        cookie = self._set_cookie(self.identities.cookie(who))
 
-        async def send_with_headers(message: Message) -> None:
+        async def send_with_cookie(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                if static and "cache-control" not in headers:
-                    # Revalidate (cheap, by ETag) so a deploy never leaves old modules running.
-                    headers["Cache-Control"] = "no-cache"
-                if cookie is not None and not _sets_cookie(headers):
+                if not _sets_cookie(headers):
                     headers.append("set-cookie", cookie)
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, receive, send_with_cookie)
 
     def _set_cookie(self, value: str) -> str:
         """The Set-Cookie header of an identity cookie."""

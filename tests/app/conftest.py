@@ -13,6 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api import gamestream
+from app.api.assets import ROOT as STATIC_ROOT
+from app.api.assets import STATIC
 from app.core.config import Settings
 from app.core.time import ManualClock
 from app.identity import COOKIE, Identities
@@ -94,6 +96,13 @@ def bob(client: TestClient) -> Player:
 @pytest.fixture
 def carol(client: TestClient) -> Player:
     return Player(client, "carol")
+
+
+def served_page(name: str) -> str:
+    """A page's file (``game.html``…) as the server answers it: each /static/ address in it
+    names the files' current version (app/api/assets.py)."""
+    text = (STATIC_ROOT / name).read_text(encoding="utf-8")
+    return text.replace('"/static/', f'"/static/_{STATIC.current().version}/')
 
 
 def invite_token(created: dict[str, Any]) -> str:

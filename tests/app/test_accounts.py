@@ -25,7 +25,7 @@ from app.services.accounts import AccountService, Limits, token_hash
 from app.services.errors import ServiceError
 from app.services.ratelimit import RateLimiter
 from tests.app.botapi import assert_error
-from tests.app.conftest import SECRET, invite_token
+from tests.app.conftest import SECRET, invite_token, served_page
 from tests.app.conftest import Player as Anonymous
 
 # Cheap argon2 parameters for the tests (the real ones cost ~0.1 s and 64 MiB a hash).
@@ -938,4 +938,5 @@ def test_openapi_lists_the_account_endpoints(web: TestClient):
 def test_the_account_page_is_served(web: TestClient):
     response = web.get("/account")
     assert response.status_code == 200
-    assert '<script type="module" src="/static/js/account.js">' in response.text
+    assert response.text == served_page("account.html")
+    assert '<script type="module" src="/static/_' in response.text

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import engine
+from tests.app.conftest import served_page
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 NODE = shutil.which("node")
@@ -81,10 +82,13 @@ def test_static_files_are_revalidated_by_their_etag(client: TestClient) -> None:
 
 @pytest.mark.parametrize("url", list(PAGES))
 def test_pages_are_served_as_html(client: TestClient, url: str) -> None:
+    """The page's file, each /static/ address in it naming the files' current version
+    (app/api/assets.py), never kept by the browser without asking."""
     response = client.get(url)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
-    assert response.text == read(STATIC / PAGES[url])
+    assert response.headers["cache-control"] == "no-cache"
+    assert response.text == served_page(PAGES[url])
     assert '<script type="module"' in response.text
 
 

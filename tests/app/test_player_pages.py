@@ -5,18 +5,16 @@ an anonymous player's too — on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from tests.app.botapi import MATE, Account
-from tests.app.conftest import Player, receive, send, started_game
+from tests.app.conftest import Player, receive, send, served_page, started_game
 
-STATIC = Path(__file__).resolve().parents[2] / "static"
 NDJSON = "application/x-ndjson"
-PROFILE = (STATIC / "profile.html").read_text(encoding="utf-8")
+PROFILE = served_page("profile.html")
 
 
 def lines(response: Any) -> list[dict[str, Any]]:
@@ -70,7 +68,7 @@ def test_a_profile_of_no_account_is_a_404_page(
 def test_the_leaderboard_and_my_games_pages(client: TestClient, url: str, name: str) -> None:
     response = client.get(url)
     assert response.status_code == 200
-    assert response.text == (STATIC / f"{name}.html").read_text(encoding="utf-8")
+    assert response.text == served_page(f"{name}.html")
 
 
 def test_the_pages_are_not_in_the_api_schema(client: TestClient) -> None:

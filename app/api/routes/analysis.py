@@ -4,18 +4,16 @@ results. No game is created, nothing is stored (docs/api.md, "Analysis board")."
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Literal
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from ...schemas import BROWSER_BODY
 from ...services import analysis
+from ..assets import STATIC
 from ..responses import errors
-
-STATIC = Path(__file__).resolve().parents[3] / "static"
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 page_router = APIRouter(include_in_schema=False)
@@ -81,5 +79,5 @@ async def analysis_moves(body: AnalysisIn) -> AnalysisOut:
 
 
 @page_router.get("/analysis")
-async def analysis_page() -> FileResponse:
-    return FileResponse(STATIC / "analysis.html", headers={"Cache-Control": "no-cache"})
+async def analysis_page() -> Response:
+    return STATIC.page("analysis.html")

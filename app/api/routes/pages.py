@@ -5,32 +5,29 @@ then says so), so a mistyped name is not a page that exists."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi.responses import Response
 
+from ..assets import STATIC
 from ..deps import ServicesDep
 
-STATIC = Path(__file__).resolve().parents[3] / "static"
-NO_CACHE = {"Cache-Control": "no-cache"}
 MAX_USERNAME = 20
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/@/{username}")
-async def profile(username: str, services: ServicesDep) -> FileResponse:
+async def profile(username: str, services: ServicesDep) -> Response:
     found = await services.accounts.by_username(username) if len(username) <= MAX_USERNAME else None
     status = 200 if found is not None and found.username is not None else 404
-    return FileResponse(STATIC / "profile.html", status_code=status, headers=NO_CACHE)
+    return STATIC.page("profile.html", status_code=status)
 
 
 @router.get("/leaderboard")
-async def leaderboard() -> FileResponse:
-    return FileResponse(STATIC / "leaderboard.html", headers=NO_CACHE)
+async def leaderboard() -> Response:
+    return STATIC.page("leaderboard.html")
 
 
 @router.get("/games")
-async def my_games() -> FileResponse:
-    return FileResponse(STATIC / "games.html", headers=NO_CACHE)
+async def my_games() -> Response:
+    return STATIC.page("games.html")
