@@ -70,6 +70,18 @@ def get_services(conn: HTTPConnection) -> Services:
     return services
 
 
+def get_identity(request: HTTPConnection) -> Identity:
+    """The visitor's identity; the middleware has given one to every request."""
+    who: Identity = request.state.identity
+    return who
+
+
+# The dependencies are ``async`` only so that FastAPI calls them on the event loop: it runs a
+# plain ``def`` dependency in a worker thread, a thread hop on every request that uses it.
+async def services_dependency(conn: HTTPConnection) -> Services:
+    return get_services(conn)
+
+
 # Declares the browser's identity cookie in /openapi.json; the identity middleware reads it
 # (app/api/visitor.py) and gives a new identity to a visitor without a valid one.
 player_cookie = APIKeyCookie(
@@ -80,15 +92,13 @@ player_cookie = APIKeyCookie(
 )
 
 
-def get_identity(
+async def identity_dependency(
     request: Request, _cookie: Annotated[str | None, Depends(player_cookie)] = None
 ) -> Identity:
-    """The visitor's identity; the middleware has given one to every request."""
-    who: Identity = request.state.identity
-    return who
+    return get_identity(request)
 
 
-ServicesDep = Annotated[Services, Depends(get_services)]
-CurrentPlayer = Annotated[Identity, Depends(get_identity)]
+ServicesDep = Annotated[Services, Depends(services_dependency)]
+CurrentPlayer = Annotated[Identity, Depends(identity_dependency)]
 
 __all__ = ["COOKIE", "CurrentPlayer", "Services", "ServicesDep", "get_identity", "player_cookie"]
