@@ -40,6 +40,11 @@ def check_secret_key() -> None:
     except InsecureSecretError as exc:
         log.error("cannot start: %s", exc)
         sys.exit(STARTUP_FAILURE)
+    if settings.weaker_password_hashing:
+        log.warning(
+            "KODAMA_ARGON2_*: stored passwords are hashed with less than RFC 9106's "
+            "low-memory profile (t=3, 64 MiB, p=4): a stolen hash is cheaper to crack"
+        )
     if settings.insecure_dev_secret and secret_key_problem(settings.resolved_secret_key()):
         log.warning(
             "KODAMA_INSECURE_DEV_SECRET is on: serving with a known or short SECRET_KEY; "

@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from argon2 import PasswordHasher
 from fastapi import FastAPI
 
 from .api import errors
@@ -94,7 +95,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             log.warning("%s=%s: this process will die there (tests only)", crash.ENV, point)
         await outbox.start()
         accounts = AccountService(
-            sessions, clock_ms=clock.now_ms, limits=Limits.default(clock.monotonic)
+            sessions,
+            hasher=PasswordHasher(
+                time_cost=settings.argon2_time_cost,
+                memory_cost=settings.argon2_memory_kib,
+                parallelism=settings.argon2_parallelism,
+            ),
+            clock_ms=clock.now_ms,
+            limits=Limits.default(clock.monotonic),
         )
         challenges_service = ChallengeService(sessions, service, accounts, hub, settings)
         services = Services(

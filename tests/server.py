@@ -22,12 +22,20 @@ from tests.postgres import free_port, wait_for_port
 from tests.zygote import Forked
 
 ROOT = Path(__file__).resolve().parents[1]
+CHEAP_HASHING = {
+    "KODAMA_ARGON2_TIME_COST": "1",
+    "KODAMA_ARGON2_MEMORY_KIB": "8",
+    "KODAMA_ARGON2_PARALLELISM": "1",
+}
 
 
 class Server:
     def __init__(self, env: dict[str, str], tmp_path: Path) -> None:
         # The built-in bots stay off unless a test asks for them (KODAMA_BUILTIN_BOTS=true).
-        self.env = {"KODAMA_BUILTIN_BOTS": "false", **env}
+        # Passwords are hashed at argon2's least cost, as the in-process tests do
+        # (tests/app/botapi.py cheap_hashing): the default costs ~0.2 s of CPU a hash or check,
+        # and the suite's servers registered, logged in or made tokens ~200 times (~40 s).
+        self.env = {"KODAMA_BUILTIN_BOTS": "false", **CHEAP_HASHING, **env}
         self.port = free_port()
         self.log = tmp_path / "server.log"
         self.proc: Forked | None = None

@@ -9,7 +9,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # Secret keys that were shipped as examples (docker-compose.yml's former default): anyone can
@@ -19,6 +19,8 @@ MIN_SECRET_LENGTH = 32  # characters other than whitespace
 # A key of one character repeated (or a short pattern) is as easy to guess as a short one;
 # Django's check of its SECRET_KEY asks for 5 different characters too.
 MIN_SECRET_DISTINCT = 5
+# argon2id (time cost, memory in KiB, lanes): RFC 9106's low-memory profile.
+DEFAULT_ARGON2 = (3, 65_536, 4)
 
 
 class InsecureSecretError(RuntimeError):
@@ -168,6 +170,15 @@ class Settings(BaseSettings):
     # finish before the server cuts them.
     shutdown_grace_seconds: int = 3
 
+    # ---- stored passwords (app/services/accounts.py) ----
+    # argon2id's cost per hash and check: RFC 9106's low-memory profile by default (3 passes
+    # over 64 MiB, 4 lanes: ~0.2 s of a core here). A password stored with other parameters
+    # is hashed again with these at its next log-in. Lower costs make a stolen hash cheaper
+    # to crack; the server says so at start (the tests' server processes use the least).
+    argon2_time_cost: int = Field(default=3, ge=1)
+    argon2_memory_kib: int = Field(default=65_536, ge=8)
+    argon2_parallelism: int = Field(default=4, ge=1)
+
     # ---- cross-origin requests and reverse proxies (app/api/origin.py) ----
     # Origins besides the site's own whose pages may act for a visitor (post with the
     # cookie, open the sockets): comma-separated scheme://host[:port], e.g.
@@ -179,6 +190,24 @@ class Settings(BaseSettings):
         default="127.0.0.1,::1",
         validation_alias=AliasChoices("FORWARDED_ALLOW_IPS", "KODAMA_FORWARDED_ALLOW_IPS"),
     )
+
+    @model_validator(mode="after")
+    def _argon2_memory_fits_its_lanes(self) -> Settings:
+        if self.argon2_memory_kib < 8 * self.argon2_parallelism:
+            raise ValueError(
+                "KODAMA_ARGON2_MEMORY_KIB must be at least 8 KiB per lane "
+                f"(KODAMA_ARGON2_PARALLELISM={self.argon2_parallelism})"
+            )
+        return self
+
+    @property
+    def weaker_password_hashing(self) -> bool:
+        """Whether stored passwords cost less to hash than RFC 9106's low-memory profile."""
+        return (
+            self.argon2_time_cost < DEFAULT_ARGON2[0]
+            or self.argon2_memory_kib < DEFAULT_ARGON2[1]
+            or self.argon2_parallelism < DEFAULT_ARGON2[2]
+        )
 
     @property
     def resolved_database_url(self) -> str:

@@ -41,7 +41,8 @@ TOKEN_PREFIX = "kdm_"
 BOT = "BOT"
 # A token's last use is written at most this often: not one write per bot move.
 LAST_USED_EVERY_MS = 60_000
-# At most this many argon2 computations at once (each takes 64 MiB and a core's time).
+# At most this many argon2 computations at once (each takes 64 MiB by default, and a core's
+# time).
 HASHING_AT_ONCE = 2
 
 
@@ -130,7 +131,8 @@ class AccountService:
         limits: Limits | None = None,
     ) -> None:
         self.sessions = sessions
-        # argon2-cffi's defaults: RFC 9106's low-memory profile (argon2id, 64 MiB, t=3).
+        # argon2-cffi's defaults: RFC 9106's low-memory profile (argon2id, 64 MiB, t=3), as
+        # the settings' (KODAMA_ARGON2_*, which create_app passes).
         self.hasher = hasher or PasswordHasher()
         self.now = clock_ms
         self.limits = limits or Limits.default()
