@@ -6,10 +6,14 @@ imports each time."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from app.identity import COOKIE
 from tests.postgres import free_port, wait_for_port
+from tests.templates import SQLITE_FILE, SqliteTemplate
 from tests.zygote import Forked
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,12 +89,35 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
 
+@functools.cache
+def migrated_sqlite() -> SqliteTemplate:
+    """This process's SQLite database at the head revision, made on first use: a server
+    started on a copy has nothing to migrate (~0.15 s of CPU less than from an empty
+    folder, and ~60 of the suite's servers are SQLite ones)."""
+    folder = Path(tempfile.mkdtemp(prefix="kodama-server-sqlite-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return SqliteTemplate.make(folder)
+
+
 @contextlib.contextmanager
 def running(
     data: Path, secret: str, database_url: str | None = None, **settings: str
 ) -> Iterator[Server]:
     """A started server on ``data`` (SQLite there, unless ``database_url``), with these
-    environment settings (``KODAMA_…``); stopped on leaving."""
+    environment settings (``KODAMA_…``); stopped on leaving. Its SQLite database starts as
+    a copy of one already migrated, unless ``data`` has one already."""
+    if database_url is None and not (data / SQLITE_FILE).exists():
+        migrated_sqlite().copy_to(data)
+    with first_start(data, secret, database_url, **settings) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def first_start(
+    data: Path, secret: str, database_url: str | None = None, **settings: str
+) -> Iterator[Server]:
+    """As ``running``, on ``data`` as it is: an empty folder is a first start from nothing,
+    as on a fresh machine (the server makes and migrates its SQLite database)."""
     env = {**os.environ, "SECRET_KEY": secret, "KODAMA_DATA_DIR": str(data), **settings}
     env.pop("DATABASE_URL", None)
     if database_url is not None:

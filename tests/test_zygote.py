@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.server import running
+from tests.server import first_start, running
 
 SECRET = "zygote-test-SECRET-7QmX2rV9kLp4Wn8Ts3Zd"
 
@@ -20,7 +20,7 @@ SECRET = "zygote-test-SECRET-7QmX2rV9kLp4Wn8Ts3Zd"
 def test_a_forked_server_serves_with_its_own_environment_and_stops_cleanly(tmp_path: Path):
     data = tmp_path / "a"
     data.mkdir()
-    with running(data, SECRET) as server:
+    with first_start(data, SECRET) as server:  # from nothing, as on a new machine
         assert server.proc is not None and server.proc.pid != os.getpid()
         assert httpx.get(f"{server.base}/api/lobby", timeout=30).status_code == 200
         # The database is where this server's environment says, not the zygote's.

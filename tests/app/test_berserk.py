@@ -91,7 +91,9 @@ def server(
     data = tmp_path_factory.mktemp(f"berserk-{request.param}")
     url = None
     if request.param == "postgres":
-        url = request.getfixturevalue("postgres").create_database(f"berserk_{next(_databases)}")
+        url = request.getfixturevalue("postgres").create_database(
+            f"berserk_{next(_databases)}", template=request.getfixturevalue("postgres_template")
+        )
     with running(
         data,
         "berserk-tests-mXq2Vn8LrT5cYw0ZpK3sHd9JfB6uE1aG",
