@@ -175,9 +175,9 @@ class Settings(BaseSettings):
     # over 64 MiB, 4 lanes: ~0.2 s of a core here). A password stored with other parameters
     # is hashed again with these at its next log-in. Lower costs make a stolen hash cheaper
     # to crack; the server says so at start (the tests' server processes use the least).
-    argon2_time_cost: int = Field(default=3, ge=1)
-    argon2_memory_kib: int = Field(default=65_536, ge=8)
-    argon2_parallelism: int = Field(default=4, ge=1)
+    argon2_time_cost: int = Field(default=DEFAULT_ARGON2[0], ge=1)
+    argon2_memory_kib: int = Field(default=DEFAULT_ARGON2[1], ge=8)
+    argon2_parallelism: int = Field(default=DEFAULT_ARGON2[2], ge=1)
 
     # ---- cross-origin requests and reverse proxies (app/api/origin.py) ----
     # Origins besides the site's own whose pages may act for a visitor (post with the

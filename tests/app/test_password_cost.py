@@ -65,10 +65,9 @@ def test_a_server_below_the_profile_says_so_when_it_starts(tmp_path: Path) -> No
         assert cheap.env["KODAMA_ARGON2_MEMORY_KIB"] == CHEAP_HASHING["KODAMA_ARGON2_MEMORY_KIB"]
     assert WEAKER in cheap.log.read_text()
     default = {
-        f"KODAMA_ARGON2_{name}": str(value)
-        for name, value in zip(
-            ("TIME_COST", "MEMORY_KIB", "PARALLELISM"), (3, 65_536, 4), strict=True
-        )
+        "KODAMA_ARGON2_TIME_COST": "3",
+        "KODAMA_ARGON2_MEMORY_KIB": "65536",
+        "KODAMA_ARGON2_PARALLELISM": "4",
     }
     with running(tmp_path / "default", SECRET, **default) as strong:
         pass

@@ -5,7 +5,6 @@ file is revalidated, and an edited file is served (under a new version) within a
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from pathlib import Path
 from urllib.parse import urljoin
@@ -15,9 +14,7 @@ from fastapi.testclient import TestClient
 
 from app.api.assets import IMMUTABLE, ROOT, STATIC, StaticTree
 from app.identity import COOKIE
-
-PAGE_REF = re.compile(r"""(?:src|href)="(/static/[^"]+)\"""")
-MODULE_REF = re.compile(r"""(?:from|import)\s*["'](\./[^"']+)["']""")
+from tests.app.test_pages import MODULE_REF, PAGE_REF
 
 
 @pytest.fixture
