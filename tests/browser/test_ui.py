@@ -77,6 +77,7 @@ def test_a_game_played_with_the_keyboard_only(new_context, output_dir: Path):
     wait_for_ply(first, 2)
     keyboard_move(first, game, "C*b2")
     assert focused(first)["square"] == "b2"  # the focus stays where the move was made
+    wait_for_ply(second, 3)  # the opponent's page hears of it over its socket, a moment later
     assert_shows(second, game)
     assert server_game(second, game_id)["moves"] == game.moves
 
