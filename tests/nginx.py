@@ -5,20 +5,24 @@ does for PostgreSQL), under a file lock: helpers and test runs may ask at the sa
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
-from tests.postgres import free_port, wait_for_port
+from tests.postgres import PORT_ATTEMPTS, PortTaken, free_port, listens
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "deploy" / "nginx" / "kodama.conf"
 NGINX = Path("/usr/sbin/nginx")
 INSTALL_LOCK = Path("/tmp/kodama-tests-apt.lock")
 UPSTREAM_HEADER = "X-Test-Upstream"
+# nginx's words when its port is taken: "bind() to 127.0.0.1:… failed (98: Address already in use)".
+NGINX_PORT_IN_USE = "Address already in use"
 
 
 def ensure_nginx() -> Path:
@@ -71,6 +75,7 @@ class Nginx:
     def __init__(self, upstreams: list[int], folder: Path) -> None:
         self.binary = ensure_nginx()
         self.port = free_port()
+        self.upstreams = upstreams
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.conf = folder / "nginx.conf"
@@ -86,14 +91,38 @@ class Nginx:
         )
 
     def start(self) -> None:
+        """Start nginx and wait until it listens. The port was free when picked, but
+        anything may take it before nginx binds it: then nginx exits, and starts again on a
+        newly picked port."""
+        for _ in range(PORT_ATTEMPTS - 1):
+            with contextlib.suppress(PortTaken):
+                self._start_once()
+                return
+            self.port = free_port()
+            self.conf.write_text(config(self.upstreams, self.port, self.folder), encoding="utf-8")
+        self._start_once()
+
+    def _start_once(self) -> None:
         self.check()
-        with (self.folder / "nginx.out").open("ab") as out:
+        out_path = self.folder / "nginx.out"
+        with out_path.open("ab") as out:
+            start = out.tell()
             self.proc = subprocess.Popen(
                 [str(self.binary), "-p", str(self.folder), "-c", str(self.conf)],
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        wait_for_port(self.port, timeout=30)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                said = out_path.read_bytes()[start:].decode(errors="replace")
+                if NGINX_PORT_IN_USE in said:
+                    raise PortTaken(self.port)
+                raise RuntimeError(f"nginx exited ({self.proc.returncode}):\n{said}")
+            if listens(self.proc.pid, self.port):  # its own listener, not someone else's
+                return
+            time.sleep(0.05)
+        raise TimeoutError(f"nginx is not listening on port {self.port} after 30 s")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -69,6 +69,40 @@ def free_port() -> int:
         return port
 
 
+TCP_LISTEN = "0A"  # the state column of /proc/net/tcp
+PORT_ATTEMPTS = 3
+# PostgreSQL's words in its log when its port is taken (it then exits).
+PG_PORT_IN_USE = "Address already in use"
+
+
+class PortTaken(Exception):
+    """A server could not bind its port: something else listens there."""
+
+
+def listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds a socket listening on this TCP port (Linux: the
+    listening sockets of /proc/net/tcp and tcp6, matched by inode with the process's open
+    descriptors)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError), open(table, encoding="ascii") as rows:
+            next(rows)  # the header
+            for row in rows:
+                fields = row.split()
+                local, state, inode = fields[1], fields[3], fields[9]
+                if state == TCP_LISTEN and int(local.rsplit(":", 1)[1], 16) == port:
+                    inodes.add(f"socket:[{inode}]")
+    if not inodes:
+        return False
+    fds = Path(f"/proc/{pid}/fd")
+    with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+        for fd in fds.iterdir():
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) in inodes:
+                    return True
+    return False
+
+
 def asyncpg_url(url: str) -> str:
     """The plain ``postgresql://`` form of a SQLAlchemy ``postgresql+asyncpg://`` URL."""
     return url.replace("postgresql+asyncpg://", "postgresql://", 1)
@@ -141,6 +175,25 @@ class TempPostgres:
             "-E", "UTF8",
             "--no-sync",
         )  # fmt: skip
+        # The port was free when picked, but something may take it before PostgreSQL binds
+        # it (another worker's cluster, another run's): pg_ctl then fails, and the cluster
+        # starts again on a newly picked port.
+        for _ in range(PORT_ATTEMPTS - 1):
+            try:
+                self._start_server()
+                return self
+            except RuntimeError:
+                if PG_PORT_IN_USE not in self._log_text():
+                    raise
+            self.port = free_port()
+        self._start_server()
+        return self
+
+    def _log_text(self) -> str:
+        log = self.root / "server.log"
+        return log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+
+    def _start_server(self) -> None:
         options = [
             f"-p {self.port}",
             f"-k {self.root}",
@@ -164,7 +217,6 @@ class TempPostgres:
             "-t", "60",
             "start",
         )  # fmt: skip
-        return self
 
     def admin(self) -> AdminSession:
         """The session's connection to the server's ``postgres`` database (opened once)."""

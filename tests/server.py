@@ -22,7 +22,7 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from app.identity import COOKIE
-from tests.postgres import free_port, wait_for_port
+from tests.postgres import PORT_ATTEMPTS, PortTaken, free_port, listens, wait_for_port
 from tests.templates import SQLITE_FILE, SqliteTemplate
 from tests.zygote import Forked
 
@@ -32,6 +32,10 @@ CHEAP_HASHING = {
     "KODAMA_ARGON2_MEMORY_KIB": "8",
     "KODAMA_ARGON2_PARALLELISM": "1",
 }
+
+
+# uvicorn's words when its port is taken (it logs them and the server exits).
+PORT_IN_USE = "address already in use"
 
 
 class Server:
@@ -47,23 +51,40 @@ class Server:
         self.proc: Forked | None = None
 
     def start(self) -> None:
+        """Start the server and wait until it listens. The port was free when picked, but
+        anything may take it before the server binds it (another worker's server, another
+        run's): then the server cannot bind, and it starts again on a newly picked port."""
+        for _ in range(PORT_ATTEMPTS - 1):
+            with contextlib.suppress(PortTaken):
+                self._start_once()
+                return
+            self.port = free_port()
+        self._start_once()
+
+    def _start_once(self) -> None:
         self.proc = Forked(["serve", "--port", str(self.port)], self.env, ROOT, self.log)
         self._wait_until_listening(timeout=120)
 
     def _wait_until_listening(self, timeout: float) -> None:
-        """Until the server listens; a process that exited, or is still not listening after
-        ``timeout`` (a very busy machine), fails the test with the end of its log."""
+        """Until this server process listens on its port (not merely until the port accepts
+        connections: another process may be listening there); a process that exited, or is
+        still not listening after ``timeout`` (a very busy machine), fails the test with the
+        end of its log, and one that could not bind raises PortTaken."""
         assert self.proc is not None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if PORT_IN_USE in self.log_tail():
+                    raise PortTaken(self.port)
                 raise RuntimeError(
                     f"the server exited ({self.proc.returncode}) before listening:\n"
                     + self.log_tail()
                 )
             with contextlib.suppress(TimeoutError):
                 wait_for_port(self.port, timeout=0.5)
-                return
+                if listens(self.proc.pid, self.port):
+                    return
+                time.sleep(0.05)  # someone else's listener: ours binds or exits shortly
         raise TimeoutError(f"the server is not listening after {timeout} s:\n{self.log_tail()}")
 
     def log_tail(self, lines: int = 40) -> str:
