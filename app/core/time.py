@@ -47,6 +47,10 @@ class Clock(Protocol):
         ...
 
 
+# How long a stopping service waits for its periodic work's turn in progress to end.
+TURN_GRACE_SECONDS = 10.0
+
+
 async def every(
     clock: Clock,
     seconds: float,
@@ -55,11 +59,27 @@ async def every(
     failed: str,
 ) -> None:
     """Run ``work`` every ``seconds`` of ``clock`` until cancelled (a sweep, a heartbeat, a
-    pairing round). A failure is logged to ``logger`` as ``failed``; the next turn tries again."""
+    pairing round). A failure is logged to ``logger`` as ``failed``; the next turn tries again.
+
+    Cancelled during a turn (its service stopping), the turn ends first, within
+    ``TURN_GRACE_SECONDS``: cut short inside a query, a turn could not even give its
+    connection back (SQLAlchemy logs a traceback and drops the connection; aiosqlite's thread
+    answers a loop that may be closed by then)."""
     while True:
         await clock.sleep(seconds)
+        turn = asyncio.ensure_future(work())
         try:
-            await work()
+            await asyncio.shield(turn)
+        except asyncio.CancelledError:
+            grace = asyncio.ensure_future(clock.sleep(TURN_GRACE_SECONDS))
+            await asyncio.wait([turn, grace], return_when=asyncio.FIRST_COMPLETED)
+            grace.cancel()
+            if not turn.done():
+                turn.cancel()  # stuck (a database out of reach): a stop must not hang on it
+            await asyncio.wait([turn])
+            if not turn.cancelled() and turn.exception() is not None:
+                logger.error(failed, exc_info=turn.exception())
+            raise
         except Exception:
             logger.exception(failed)
 
