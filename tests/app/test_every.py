@@ -1,8 +1,7 @@
 """Periodic work (app/core/time.py ``every``: the sweeps, heartbeats and pairing rounds of
 the services): a service stopping during a turn lets the turn end first. Cut short inside a
 query, a turn could not give its connection back: seen as SQLAlchemy's "Exception during
-reset or similar" traceback in a server's log at shutdown; most likely also the source of
-aiosqlite's "Event loop is closed" thread warning in the tests."""
+reset or similar" traceback in a server's log at shutdown."""
 
 from __future__ import annotations
 
