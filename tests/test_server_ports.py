@@ -1,8 +1,8 @@
 """A test server's port is picked free, but something may listen there before the server
 binds it (another worker's server, another run's): the test must then get a server of its
-own on another port, never talk to the stranger (seen: a test whose requests went to another
-run's server until that one stopped, then "Connection refused"). The same holds for nginx and
-for the PostgreSQL clusters."""
+own on another port, never talk to the stranger (most likely seen: a test whose requests
+went to another run's server until that one stopped, then "Connection refused"). The same
+holds for nginx and for the PostgreSQL clusters."""
 
 from __future__ import annotations
 
