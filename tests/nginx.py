@@ -14,7 +14,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.postgres import PORT_ATTEMPTS, PortTaken, free_port, listens
+from tests.postgres import PortTaken, free_port, start_on_a_free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "deploy" / "nginx" / "kodama.conf"
@@ -91,16 +91,11 @@ class Nginx:
         )
 
     def start(self) -> None:
-        """Start nginx and wait until it listens. The port was free when picked, but
-        anything may take it before nginx binds it: then nginx exits, and starts again on a
-        newly picked port."""
-        for _ in range(PORT_ATTEMPTS - 1):
-            with contextlib.suppress(PortTaken):
-                self._start_once()
-                return
-            self.port = free_port()
-            self.conf.write_text(config(self.upstreams, self.port, self.folder), encoding="utf-8")
-        self._start_once()
+        start_on_a_free_port(self._start_once, self._repick)
+
+    def _repick(self) -> None:
+        self.port = free_port()
+        self.conf.write_text(config(self.upstreams, self.port, self.folder), encoding="utf-8")
 
     def _start_once(self) -> None:
         self.check()
@@ -119,9 +114,9 @@ class Nginx:
                 if NGINX_PORT_IN_USE in said:
                     raise PortTaken(self.port)
                 raise RuntimeError(f"nginx exited ({self.proc.returncode}):\n{said}")
-            if listens(self.proc.pid, self.port):  # its own listener, not someone else's
+            with contextlib.suppress(TimeoutError):
+                wait_for_port(self.port, timeout=0.5, pid=self.proc.pid)  # its own listener
                 return
-            time.sleep(0.05)
         raise TimeoutError(f"nginx is not listening on port {self.port} after 30 s")
 
     def stop(self) -> None:

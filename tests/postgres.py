@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -175,25 +175,18 @@ class TempPostgres:
             "-E", "UTF8",
             "--no-sync",
         )  # fmt: skip
-        # The port was free when picked, but something may take it before PostgreSQL binds
-        # it (another worker's cluster, another run's): pg_ctl then fails, and the cluster
-        # starts again on a newly picked port.
-        for _ in range(PORT_ATTEMPTS - 1):
-            try:
-                self._start_server()
-                return self
-            except RuntimeError:
-                if PG_PORT_IN_USE not in self._log_text():
-                    raise
-            self.port = free_port()
-        self._start_server()
+        start_on_a_free_port(self._start_server, self._repick)
         return self
+
+    def _repick(self) -> None:
+        self.port = free_port()
 
     def _log_text(self) -> str:
         log = self.root / "server.log"
         return log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
 
     def _start_server(self) -> None:
+        """``pg_ctl -w start``: it waits for its own server, which exits if its port is taken."""
         options = [
             f"-p {self.port}",
             f"-k {self.root}",
@@ -208,15 +201,20 @@ class TempPostgres:
             # Shared memory segments as files in the cluster's folder, not /dev/shm's
             # PostgreSQL.* files, which an immediate stop leaves behind for good.
             options += ["-c dynamic_shared_memory_type=mmap"]
-        self._run(
-            str(self.bin_dir / "pg_ctl"),
-            "-D", str(self.data),
-            "-o", " ".join(options),
-            "-l", str(self.root / "server.log"),
-            "-w",
-            "-t", "60",
-            "start",
-        )  # fmt: skip
+        try:
+            self._run(
+                str(self.bin_dir / "pg_ctl"),
+                "-D", str(self.data),
+                "-o", " ".join(options),
+                "-l", str(self.root / "server.log"),
+                "-w",
+                "-t", "60",
+                "start",
+            )  # fmt: skip
+        except RuntimeError:
+            if PG_PORT_IN_USE in self._log_text():
+                raise PortTaken(self.port) from None
+            raise
 
     def admin(self) -> AdminSession:
         """The session's connection to the server's ``postgres`` database (opened once)."""
@@ -261,11 +259,30 @@ class TempPostgres:
         self.stop()
 
 
-def wait_for_port(port: int, timeout: float = 30.0) -> None:
+def wait_for_port(port: int, timeout: float = 30.0, pid: int | None = None) -> None:
+    """Until something listens on ``port``: process ``pid`` itself, when given (the port
+    accepting connections may be another process's)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
+        if pid is not None:
+            if listens(pid, port):
                 return
+        else:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    return
         time.sleep(0.05)
     raise TimeoutError(f"nothing listens on port {port} after {timeout} s")
+
+
+def start_on_a_free_port(start: Callable[[], None], repick: Callable[[], None]) -> None:
+    """``start()`` a server on the port picked for it; while it raises PortTaken (the port,
+    free when picked, was taken before the server bound it: another worker's server, another
+    run's), ``repick()`` a port and start again, PORT_ATTEMPTS times in all."""
+    for _ in range(PORT_ATTEMPTS - 1):
+        try:
+            start()
+            return
+        except PortTaken:
+            repick()
+    start()

@@ -22,7 +22,7 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from app.identity import COOKIE
-from tests.postgres import PORT_ATTEMPTS, PortTaken, free_port, listens, wait_for_port
+from tests.postgres import PortTaken, free_port, start_on_a_free_port, wait_for_port
 from tests.templates import SQLITE_FILE, SqliteTemplate
 from tests.zygote import Forked
 
@@ -51,15 +51,10 @@ class Server:
         self.proc: Forked | None = None
 
     def start(self) -> None:
-        """Start the server and wait until it listens. The port was free when picked, but
-        anything may take it before the server binds it (another worker's server, another
-        run's): then the server cannot bind, and it starts again on a newly picked port."""
-        for _ in range(PORT_ATTEMPTS - 1):
-            with contextlib.suppress(PortTaken):
-                self._start_once()
-                return
-            self.port = free_port()
-        self._start_once()
+        start_on_a_free_port(self._start_once, self._repick)
+
+    def _repick(self) -> None:
+        self.port = free_port()
 
     def _start_once(self) -> None:
         self.proc = Forked(["serve", "--port", str(self.port)], self.env, ROOT, self.log)
@@ -81,10 +76,8 @@ class Server:
                     + self.log_tail()
                 )
             with contextlib.suppress(TimeoutError):
-                wait_for_port(self.port, timeout=0.5)
-                if listens(self.proc.pid, self.port):
-                    return
-                time.sleep(0.05)  # someone else's listener: ours binds or exits shortly
+                wait_for_port(self.port, timeout=0.5, pid=self.proc.pid)
+                return
         raise TimeoutError(f"the server is not listening after {timeout} s:\n{self.log_tail()}")
 
     def log_tail(self, lines: int = 40) -> str:

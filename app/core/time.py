@@ -71,12 +71,10 @@ async def every(
         try:
             await asyncio.shield(turn)
         except asyncio.CancelledError:
-            grace = asyncio.ensure_future(clock.sleep(TURN_GRACE_SECONDS))
-            await asyncio.wait([turn, grace], return_when=asyncio.FIRST_COMPLETED)
-            grace.cancel()
-            if not turn.done():
-                turn.cancel()  # stuck (a database out of reach): a stop must not hang on it
+            # Stuck past the grace (a database out of reach): cut, a stop must not hang on it.
+            grace = clock.call_at(clock.now_ms() + round(TURN_GRACE_SECONDS * 1000), turn.cancel)
             await asyncio.wait([turn])
+            grace.cancel()
             if not turn.cancelled() and turn.exception() is not None:
                 logger.error(failed, exc_info=turn.exception())
             raise
