@@ -11,7 +11,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 
-from .core.config import InsecureSecretError, get_settings, secret_key_problem
+from app.core.config import InsecureSecretError, get_settings, secret_key_problem
 
 log = logging.getLogger("app")
 
@@ -80,10 +80,10 @@ def main(argv: list[str] | None = None) -> None:
         settings.port = args.port or settings.port
         if settings.builtin_bots is None:
             settings.builtin_bots = True
-        from . import main as _app_modules  # noqa: F401, PLC0415 - loaded before settling
-        from .http_protocol import bounded_protocol  # noqa: PLC0415
-        from .server import Server  # noqa: PLC0415
-        from .services import heap  # noqa: PLC0415
+        from app import main as _app_modules  # noqa: F401, PLC0415 - loaded before settling
+        from app.http_protocol import bounded_protocol  # noqa: PLC0415
+        from app.server import Server  # noqa: PLC0415
+        from app.services import heap  # noqa: PLC0415
 
         heap.settle()  # the garbage collector tuned for latency: see services/heap.py
         config = uvicorn.Config(

@@ -40,8 +40,8 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.server import ServerState
 
-from .api.headers import refusal_headers
-from .core.config import Settings
+from app.api.headers import refusal_headers
+from app.core.config import Settings
 
 SECURITY_HEADERS = refusal_headers()
 

@@ -16,8 +16,8 @@ import secrets
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from .domain.players import Identity
-from .services.accounts import USERNAME, username_key
+from app.domain.players import Identity
+from app.services.accounts import USERNAME, username_key
 
 COOKIE = "kodama_player"
 MAX_AGE = 400 * 24 * 3600  # browsers cap cookie lifetimes at 400 days

@@ -10,43 +10,43 @@ from contextlib import asynccontextmanager
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 
-from .api import errors
-from .api.deps import Services
-from .api.headers import SecurityHeaders
-from .api.origin import ForwardedHeaders, OriginGuard, parse_allowed
-from .api.site import site
-from .api.visitor import VisitorIdentity
-from .body_limit import BodyLimit
-from .core.config import Settings, get_settings
-from .core.time import Clock, SystemClock
-from .db import make_engine, make_sessionmaker
-from .identity import Identities
-from .matchmaking.service import PoolService
-from .ratings.announce import RatingsAnnouncer
-from .ratings.service import RatingsConsumer
-from .realtime.attendance import Attendance
-from .realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
-from .realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
-from .realtime.presence import Presence
-from .services import crash
-from .services.accounts import AccountService, Limits
-from .services.apilimits import ApiLimits
-from .services.builtin import BuiltinBots, local_url
-from .services.challenges import ChallengeService
-from .services.chat import Chat
-from .services.chatflood import ChatFlood
-from .services.crowd import PresenceFeed
-from .services.follow import Followers, GameStarts
-from .services.games import GameService
-from .services.lobby import LobbyFeed
-from .services.outbox import OutboxConsumer
-from .services.playerstats import PlayerCounts
-from .services.quotas import OpenGamesPerAddress, SocketsPerAddress
-from .services.rematch import Rematches
-from .services.seeks import SeekKeeper
-from .services.streams import EventStreams, GameEvents
-from .services.timekeeper import Timekeeper
-from .services.updates import HubCodec
+from app.api import errors
+from app.api.deps import Services
+from app.api.headers import SecurityHeaders
+from app.api.origin import ForwardedHeaders, OriginGuard, parse_allowed
+from app.api.site import site
+from app.api.visitor import VisitorIdentity
+from app.body_limit import BodyLimit
+from app.core.config import Settings, get_settings
+from app.core.time import Clock, SystemClock
+from app.db import make_engine, make_sessionmaker
+from app.identity import Identities
+from app.matchmaking.service import PoolService
+from app.ratings.announce import RatingsAnnouncer
+from app.ratings.service import RatingsConsumer
+from app.realtime.attendance import Attendance
+from app.realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
+from app.realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
+from app.realtime.presence import Presence
+from app.services import crash
+from app.services.accounts import AccountService, Limits
+from app.services.apilimits import ApiLimits
+from app.services.builtin import BuiltinBots, local_url
+from app.services.challenges import ChallengeService
+from app.services.chat import Chat
+from app.services.chatflood import ChatFlood
+from app.services.crowd import PresenceFeed
+from app.services.follow import Followers, GameStarts
+from app.services.games import GameService
+from app.services.lobby import LobbyFeed
+from app.services.outbox import OutboxConsumer
+from app.services.playerstats import PlayerCounts
+from app.services.quotas import OpenGamesPerAddress, SocketsPerAddress
+from app.services.rematch import Rematches
+from app.services.seeks import SeekKeeper
+from app.services.streams import EventStreams, GameEvents
+from app.services.timekeeper import Timekeeper
+from app.services.updates import HubCodec
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ import socket
 
 import uvicorn
 
-from .services.streams import end_streams
+from app.services.streams import end_streams
 
 
 class Server(uvicorn.Server):

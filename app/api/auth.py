@@ -20,11 +20,11 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
-from ..identity import display_name
-from ..services.accounts import BOT, SCOPES
-from ..services.errors import ServiceError
-from ..services.games import Identity
-from .deps import ServicesDep, get_identity, player_cookie
+from app.api.deps import ServicesDep, get_identity, player_cookie
+from app.identity import display_name
+from app.services.accounts import BOT, SCOPES
+from app.services.errors import ServiceError
+from app.services.games import Identity
 
 ALL_SCOPES = frozenset(SCOPES)
 # Declares the scheme in /openapi.json (the docs page's "Authorize" button); the header

@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl
 from fastapi import Request
 from pydantic import BaseModel, ValidationError
 
-from ..services.errors import ServiceError
+from app.services.errors import ServiceError
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from ..services.errors import ServiceError
-from .auth import Caller, caller, client_ip
-from .deps import Services
+from app.api.auth import Caller, caller, client_ip
+from app.api.deps import Services
+from app.services.errors import ServiceError
 
 BotCaller = caller("bot:play")
 BoardCaller = caller("board:play")

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..domain.enums import ChatRoom
-from ..domain.events import ChatPosted
-from ..domain.players import Identity
-from ..jsontext import json_text
-from ..models import ChatLine, Game
-from ..services import chat as chat_rules
-from ..services.errors import ServiceError
-from ..services.games.transitions import seat_of
-from .deps import Services
+from app.api.deps import Services
+from app.domain.enums import ChatRoom
+from app.domain.events import ChatPosted
+from app.domain.players import Identity
+from app.jsontext import json_text
+from app.models import ChatLine, Game
+from app.services import chat as chat_rules
+from app.services.errors import ServiceError
+from app.services.games.transitions import seat_of
 
 ROOMS = tuple(ChatRoom)
 

@@ -9,25 +9,25 @@ from fastapi import Depends, Request
 from fastapi.security import APIKeyCookie
 from starlette.requests import HTTPConnection
 
-from ..core.config import Settings
-from ..identity import COOKIE, Identities
-from ..matchmaking.service import PoolService
-from ..realtime.attendance import Attendance
-from ..realtime.hub import LocalHub
-from ..realtime.presence import Presence
-from ..services.accounts import AccountService
-from ..services.apilimits import ApiLimits
-from ..services.challenges import ChallengeService
-from ..services.chat import Chat
-from ..services.crowd import PresenceFeed
-from ..services.follow import Followers, GameStarts
-from ..services.games import GameService, Identity
-from ..services.lobby import LobbyFeed
-from ..services.quotas import OpenGamesPerAddress, SocketsPerAddress
-from ..services.rematch import Rematches
-from ..services.seeks import SeekKeeper
-from ..services.streams import EventStreams, GameEvents
-from ..services.timekeeper import Timekeeper
+from app.core.config import Settings
+from app.identity import COOKIE, Identities
+from app.matchmaking.service import PoolService
+from app.realtime.attendance import Attendance
+from app.realtime.hub import LocalHub
+from app.realtime.presence import Presence
+from app.services.accounts import AccountService
+from app.services.apilimits import ApiLimits
+from app.services.challenges import ChallengeService
+from app.services.chat import Chat
+from app.services.crowd import PresenceFeed
+from app.services.follow import Followers, GameStarts
+from app.services.games import GameService, Identity
+from app.services.lobby import LobbyFeed
+from app.services.quotas import OpenGamesPerAddress, SocketsPerAddress
+from app.services.rematch import Rematches
+from app.services.seeks import SeekKeeper
+from app.services.streams import EventStreams, GameEvents
+from app.services.timekeeper import Timekeeper
 
 
 @dataclass

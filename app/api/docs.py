@@ -16,7 +16,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .assets import STATIC
+from app.api.assets import STATIC
 
 SWAGGER_UI = Path(str(resources.files("fastapi_swagger") / "resources"))
 ASSETS = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css"}

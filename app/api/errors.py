@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..services.errors import ServiceError
+from app.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

@@ -8,13 +8,13 @@ import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..jsontext import json_text
-from ..services.games import Identity
-from ..services.updates import NewGame
+from app.jsontext import json_text
+from app.services.games import Identity
+from app.services.updates import NewGame
 
 if TYPE_CHECKING:
-    from .deps import Services
-    from .ws import Connection
+    from app.api.deps import Services
+    from app.api.ws import Connection
 
 
 def game_start(new: NewGame) -> dict[str, object]:

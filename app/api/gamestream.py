@@ -9,19 +9,18 @@ import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from app.api.deps import Services
+from app.api.viewer import view
+from app.db import uncancelled
+from app.domain.enums import ENDED, GameStatus
+from app.domain.events import ChatPosted
+from app.models import Game
+from app.realtime.hub import CLOSING, RESYNC
+from app.realtime.presence import PresenceChanged
+from app.services.games.state import GameState, LiveState
+from app.services.streams import KEEPALIVE, game_state, line
+from app.services.updates import GameUpdate
 from engine import Side
-
-from ..db import uncancelled
-from ..domain.enums import ENDED, GameStatus
-from ..domain.events import ChatPosted
-from ..models import Game
-from ..realtime.hub import CLOSING, RESYNC
-from ..realtime.presence import PresenceChanged
-from ..services.games.state import GameState, LiveState
-from ..services.streams import KEEPALIVE, game_state, line
-from ..services.updates import GameUpdate
-from .deps import Services
-from .viewer import view
 
 log = logging.getLogger(__name__)
 _detached: set[asyncio.Task[None]] = set()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .origin import origin_text, own_origin
+from app.api.origin import origin_text, own_origin
 
 POLICY = (
     "default-src 'self'",

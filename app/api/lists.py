@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import Request
 
-from ..services.errors import ServiceError
+from app.services.errors import ServiceError
 
 SEPARATORS = re.compile(r"[\s,]+")
 

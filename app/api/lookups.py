@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..models import Player
-from ..services.errors import ServiceError
-from .deps import Services
+from app.api.deps import Services
+from app.models import Player
+from app.services.errors import ServiceError
 
 
 async def account_by_name(services: Services, username: str) -> Player:

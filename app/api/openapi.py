@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from ..schemas import ErrorOut
+from app.schemas import ErrorOut
 
 VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
 ERROR_OUT = {"$ref": "#/components/schemas/ErrorOut"}

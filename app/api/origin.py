@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from ..identity import COOKIE
+from app.identity import COOKIE
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_PORTS = {"http": 80, "https": 443}

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from ..identity import COOKIE
-from ..jsontext import json_text
-from .deps import get_services
-from .following import follow
-from .gamestream import detach
-from .poolsocket import PoolSearch, pool_message
-from .ws import Connection, admitted
+from app.api.deps import get_services
+from app.api.following import follow
+from app.api.gamestream import detach
+from app.api.poolsocket import PoolSearch, pool_message
+from app.api.ws import Connection, admitted
+from app.identity import COOKIE
+from app.jsontext import json_text
 
 router = APIRouter()
 

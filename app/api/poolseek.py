@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from ..domain.players import Identity
-from ..matchmaking.holder import Holder
-from ..matchmaking.pools import Pool, pool_of
-from ..services import seekrange
-from ..services.challengeterms import Terms
-from ..services.streams import KEEPALIVE, line
-from .deps import Services
-from .gamestream import detach
+from app.api.deps import Services
+from app.api.gamestream import detach
+from app.domain.players import Identity
+from app.matchmaking.holder import Holder
+from app.matchmaking.pools import Pool, pool_of
+from app.services import seekrange
+from app.services.challengeterms import Terms
+from app.services.streams import KEEPALIVE, line
 
 
 def seek_pool(terms: Terms) -> Pool | None:

@@ -12,10 +12,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..domain.players import Identity
-from ..matchmaking.holder import Holder
-from ..services.errors import ServiceError
-from .deps import Services
+from app.api.deps import Services
+from app.domain.players import Identity
+from app.matchmaking.holder import Holder
+from app.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 POOL_TYPES = ("pool", "unpool")

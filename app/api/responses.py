@@ -11,8 +11,8 @@ from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel
 from starlette.types import Receive, Scope, Send
 
-from ..db import uncancelled
-from ..schemas import ErrorOut
+from app.db import uncancelled
+from app.schemas import ErrorOut
 
 NDJSON = "application/x-ndjson"
 PGN = "application/x-chess-pgn"

@@ -18,10 +18,9 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engine
-
-from . import docs, errors, openapi, pagesockets, ws
-from .assets import STATIC
-from .routes import (
+from app.api import docs, errors, openapi, pagesockets, ws
+from app.api.assets import STATIC
+from app.api.routes import (
     account,
     analysis,
     bot,

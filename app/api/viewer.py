@@ -18,17 +18,16 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from app.api.deps import Services
+from app.db import uncancelled
+from app.domain.events import ChatPosted, SeatTaken
+from app.domain.players import Identity
+from app.models import Game
+from app.realtime.hub import RESYNC, Subscription
+from app.services.games.transitions import seat_of
+from app.services.streams import next_message, streaming, wait_message
+from app.services.updates import GameUpdate, game_channel
 from engine import Side
-
-from ..db import uncancelled
-from ..domain.events import ChatPosted, SeatTaken
-from ..domain.players import Identity
-from ..models import Game
-from ..realtime.hub import RESYNC, Subscription
-from ..services.games.transitions import seat_of
-from ..services.streams import next_message, streaming, wait_message
-from ..services.updates import GameUpdate, game_channel
-from .deps import Services
 
 
 @dataclass(eq=False)

@@ -18,8 +18,8 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..identity import COOKIE, MAX_AGE, Identities
-from .assets import PREFIX as STATIC_PREFIX
+from app.api.assets import PREFIX as STATIC_PREFIX
+from app.identity import COOKIE, MAX_AGE, Identities
 
 
 class VisitorIdentity:

@@ -18,21 +18,21 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
-from ..domain.enums import GameStatus
-from ..domain.events import ChatPosted
-from ..identity import COOKIE
-from ..jsontext import json_text
-from ..models import Game
-from ..realtime.hub import CLOSING, RESYNC
-from ..realtime.presence import PresenceChanged
-from ..services.errors import ServiceError
-from ..services.games import GameService, Identity
-from ..services.updates import GameUpdate, RatingsChanged
-from . import chatsocket
-from .auth import client_ip
-from .deps import Services, get_services
-from .following import follow
-from .viewer import Viewer, view_of
+from app.api import chatsocket
+from app.api.auth import client_ip
+from app.api.deps import Services, get_services
+from app.api.following import follow
+from app.api.viewer import Viewer, view_of
+from app.domain.enums import GameStatus
+from app.domain.events import ChatPosted
+from app.identity import COOKIE
+from app.jsontext import json_text
+from app.models import Game
+from app.realtime.hub import CLOSING, RESYNC
+from app.realtime.presence import PresenceChanged
+from app.services.errors import ServiceError
+from app.services.games import GameService, Identity
+from app.services.updates import GameUpdate, RatingsChanged
 
 log = logging.getLogger(__name__)
 router = APIRouter()

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .enums import EndReason, GameStatus, Side
-from .events import DURABLE, GameEnded, GameEvent
+from app.domain.enums import EndReason, GameStatus, Side
+from app.domain.events import DURABLE, GameEnded, GameEvent
 
 # Stored slugs, never class names (a rename must not strand rows).
 KINDS: dict[str, type[GameEvent]] = {"gameEnded": GameEnded}

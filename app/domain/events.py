@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .enums import ChatRoom, EndReason, GameStatus, RematchLapse, Side
+from app.domain.enums import ChatRoom, EndReason, GameStatus, RematchLapse, Side
 
 
 @dataclass(frozen=True, slots=True)

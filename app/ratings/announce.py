@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..domain.events import GameEnded, GameEvent
-from ..models import Game
-from ..realtime.hub import LocalHub
-from ..services.updates import RatingsChanged, game_channel
-from .reading import changes_json, game_changes
+from app.domain.events import GameEnded, GameEvent
+from app.models import Game
+from app.ratings.reading import changes_json, game_changes
+from app.realtime.hub import LocalHub
+from app.services.updates import RatingsChanged, game_channel
 
 
 class RatingsAnnouncer:

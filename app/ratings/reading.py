@@ -16,11 +16,10 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
-
-from ..domain.enums import Side
-from ..models import Game, Player, PlayerRating, RatingChange
-from .glicko2 import PROVISIONAL_DEVIATION, Rating
-from .service import Perf, as_of
+from app.domain.enums import Side
+from app.models import Game, Player, PlayerRating, RatingChange
+from app.ratings.glicko2 import PROVISIONAL_DEVIATION, Rating
+from app.ratings.service import Perf, as_of
 
 PROGRESS_GAMES = 12  # lichess's progress: the change over the last 12 rated games
 LEADERBOARD_GAMES = 10  # rated games a player needs to be on a leaderboard

@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from sqlalchemy import delete, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..core.time import Clock, every
-from ..models import PlayerSocket, ServerInstance
+from app.core.time import Clock, every
+from app.models import PlayerSocket, ServerInstance
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from ..jsontext import json_text
+from app.jsontext import json_text
 
 log = logging.getLogger(__name__)
 

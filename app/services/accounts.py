@@ -20,10 +20,10 @@ from sqlalchemy import Exists, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..models import ApiToken, Game, Player
-from .errors import ServiceError
-from .games import now_ms
-from .ratelimit import RateLimiter
+from app.models import ApiToken, Game, Player
+from app.services.errors import ServiceError
+from app.services.games import now_ms
+from app.services.ratelimit import RateLimiter
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{2,20}")
 # An account's player id is its lower-cased username (lichess: the user id); an anonymous

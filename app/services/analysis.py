@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 import engine
+from app.services.errors import ServiceError
 from engine import EngineError, Side
-
-from .errors import ServiceError
 
 MAX_MOVES = 1000  # a record's moves at most, in one request
 # What each engine refusal is over HTTP, as for a game's moves (docs/protocol.md).

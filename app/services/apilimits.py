@@ -12,9 +12,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..core.config import Settings
-from .errors import ServiceError
-from .ratelimit import RateLimiter
+from app.core.config import Settings
+from app.services.errors import ServiceError
+from app.services.ratelimit import RateLimiter
 
 KINDS = ("move", "challenge", "stream", "chat", "game", "socket")
 

@@ -23,9 +23,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from ..realtime.lease import Lease, SoleHolder
-from .accounts import BOT, AccountService
-from .errors import ServiceError
+from app.realtime.lease import Lease, SoleHolder
+from app.services.accounts import BOT, AccountService
+from app.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

@@ -7,12 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
-
-from ..domain.enums import ChallengeStatus
-from ..models import Challenge, Game
-from .games import initial_text
-from .streams import COLOR, STATUS_IDS, PlayerInfo, speed_of_game, variant_json
-from .timecontrol import speed_of
+from app.domain.enums import ChallengeStatus
+from app.models import Challenge, Game
+from app.services.games import initial_text
+from app.services.streams import COLOR, STATUS_IDS, PlayerInfo, speed_of_game, variant_json
+from app.services.timecontrol import speed_of
 
 # lichess's decline reasons and their sentences.
 DECLINE_REASONS = {

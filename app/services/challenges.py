@@ -19,19 +19,19 @@ from typing import Any, Protocol
 from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..core.config import Settings
-from ..domain.enums import ChallengeStatus, GameStatus
-from ..models import Challenge, Game, Player
-from ..ratings.reading import at_start
-from ..realtime.hub import LocalHub
-from . import seekrange
-from .accounts import AccountService
-from .challengejson import DECLINE_REASONS, challenge_json
-from .challengeterms import Terms
-from .errors import ServiceError
-from .games import GameService, Identity, NewGame
-from .streams import SIDE, load_players
-from .updates import PlayerLine, player_channel
+from app.core.config import Settings
+from app.domain.enums import ChallengeStatus, GameStatus
+from app.models import Challenge, Game, Player
+from app.ratings.reading import at_start
+from app.realtime.hub import LocalHub
+from app.services import seekrange
+from app.services.accounts import AccountService
+from app.services.challengejson import DECLINE_REASONS, challenge_json
+from app.services.challengeterms import Terms
+from app.services.errors import ServiceError
+from app.services.games import GameService, Identity, NewGame
+from app.services.streams import SIDE, load_players
+from app.services.updates import PlayerLine, player_channel
 
 log = logging.getLogger(__name__)
 

@@ -7,11 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from app.services import timecontrol
+from app.services.errors import ServiceError
+from app.services.games import MAX_CLOCK_MINUTES, MAX_INCREMENT_SECONDS, MIN_CLOCK_SECONDS
 from engine import EngineError
-
-from . import timecontrol
-from .errors import ServiceError
-from .games import MAX_CLOCK_MINUTES, MAX_INCREMENT_SECONDS, MIN_CLOCK_SECONDS
 
 COLORS = ("white", "black", "random")
 MAX_LIMIT_SECONDS = MAX_CLOCK_MINUTES * 60

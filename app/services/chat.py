@@ -13,16 +13,16 @@ from collections.abc import Iterable
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..domain.enums import ChatRoom
-from ..domain.events import ChatPosted
-from ..domain.players import Identity
-from ..models import ChatLine, Game
-from ..realtime.hub import LocalHub
-from .chatflood import ChatFlood
-from .chatlines import KeptLines
-from .errors import ServiceError
-from .games.transitions import seat_of
-from .updates import game_channel
+from app.domain.enums import ChatRoom
+from app.domain.events import ChatPosted
+from app.domain.players import Identity
+from app.models import ChatLine, Game
+from app.realtime.hub import LocalHub
+from app.services.chatflood import ChatFlood
+from app.services.chatlines import KeptLines
+from app.services.errors import ServiceError
+from app.services.games.transitions import seat_of
+from app.services.updates import game_channel
 
 CHAT_MAX = 140
 HISTORY_MAX = 100  # the kept lines a page is sent when it connects (the newest)

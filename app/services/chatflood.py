@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .errors import ServiceError
-from .ratelimit import RateLimiter
+from app.services.errors import ServiceError
+from app.services.ratelimit import RateLimiter
 
 
 class ChatFlood:

@@ -19,11 +19,11 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 
-from ..domain.enums import ChatRoom
-from ..domain.events import ChatPosted
-from ..models import ChatLine
-from ..realtime.hub import LocalHub, Marker
-from .updates import game_channel
+from app.domain.enums import ChatRoom
+from app.domain.events import ChatPosted
+from app.models import ChatLine
+from app.realtime.hub import LocalHub, Marker
+from app.services.updates import game_channel
 
 # Games whose lines are kept (the least recently asked leave first): a game without lines
 # costs ~1 KB here; fewer games than a server's live ones would read on every connect.

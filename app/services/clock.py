@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..domain.enums import GameStatus, Side
-from ..models import Game
-from .timecontrol import DAY_MS
+from app.domain.enums import GameStatus, Side
+from app.models import Game
+from app.services.timecontrol import DAY_MS
 
 
 def side_to_move(game: Game) -> Side:

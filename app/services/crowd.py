@@ -23,9 +23,9 @@ import secrets
 from collections.abc import Coroutine
 from typing import Any
 
-from ..realtime.hub import RESYNC, LocalHub
-from ..realtime.presence import GamePresence, Presence, PresenceChanged, PresenceReport
-from .updates import PRESENCE_CHANNEL, game_channel
+from app.realtime.hub import RESYNC, LocalHub
+from app.realtime.presence import GamePresence, Presence, PresenceChanged, PresenceReport
+from app.services.updates import PRESENCE_CHANNEL, game_channel
 
 log = logging.getLogger(__name__)
 

@@ -16,12 +16,12 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..domain.enums import GameStatus, Side
-from ..models import Challenge, Game
-from ..ratings.reading import Change, game_changes, seat_rating
-from . import record
-from .games import ENDED, initial_text
-from .streams import COLOR, PlayerInfo, load_players, speed_of_game
+from app.domain.enums import GameStatus, Side
+from app.models import Challenge, Game
+from app.ratings.reading import Change, game_changes, seat_rating
+from app.services import record
+from app.services.games import ENDED, initial_text
+from app.services.streams import COLOR, PlayerInfo, load_players, speed_of_game
 
 PAGE = 200  # games read at once by the multi-game exports (they stream, page by page)
 # lichess's Termination tag, from our statuses.

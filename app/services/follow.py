@@ -13,13 +13,13 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 
-from ..domain.enums import Side
-from ..domain.events import GameEvent, GameStarted
-from ..models import Game
-from ..realtime.hub import LocalHub
-from . import clock
-from .games import GameService
-from .updates import NewGame, player_channel
+from app.domain.enums import Side
+from app.domain.events import GameEvent, GameStarted
+from app.models import Game
+from app.realtime.hub import LocalHub
+from app.services import clock
+from app.services.games import GameService
+from app.services.updates import NewGame, player_channel
 
 SIDES = (Side.FIRST, Side.SECOND)
 

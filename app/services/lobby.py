@@ -17,8 +17,8 @@ import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
-from ..core.time import Clock, Handle, SystemClock
-from ..domain.events import (
+from app.core.time import Clock, Handle, SystemClock
+from app.domain.events import (
     GameCreated,
     GameEnded,
     GameEvent,
@@ -27,9 +27,9 @@ from ..domain.events import (
     SeekHidden,
     SeekShown,
 )
-from ..models import Game
-from ..realtime.hub import CLOSING, LocalHub
-from .updates import LOBBY_CHANNEL, LobbyChanged
+from app.models import Game
+from app.realtime.hub import CLOSING, LocalHub
+from app.services.updates import LOBBY_CHANNEL, LobbyChanged
 
 # What changes the lobby's lists: a game created, its seats, its start and its end, a seek
 # hidden (its creator has no page open) and shown again.

@@ -24,11 +24,11 @@ from typing import Any, Protocol
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..core.time import SystemClock, every
-from ..domain.durable import decode
-from ..domain.events import GameEvent
-from ..models import Game, OutboxEntry
-from . import crash
+from app.core.time import SystemClock, every
+from app.domain.durable import decode
+from app.domain.events import GameEvent
+from app.models import Game, OutboxEntry
+from app.services import crash
 
 log = logging.getLogger(__name__)
 _BATCH = 500

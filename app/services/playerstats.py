@@ -15,9 +15,9 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..domain.enums import GameStatus, Side
-from ..domain.events import GameEnded, GameEvent
-from ..models import Game, PlayerStats, RatingChange
+from app.domain.enums import GameStatus, Side
+from app.domain.events import GameEnded, GameEvent
+from app.models import Game, PlayerStats, RatingChange
 
 NOT_COUNTED = frozenset({GameStatus.ABORTED, GameStatus.NO_START})
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from .games import too_many_open
+from app.services.games import too_many_open
 
 MAX_ADDRESSES = 100_000  # past this, the oldest address's open games are forgotten
 

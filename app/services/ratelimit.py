@@ -11,7 +11,7 @@ import math
 import time
 from collections.abc import Callable
 
-from .errors import ServiceError
+from app.services.errors import ServiceError
 
 MAX_KEYS = 100_000  # past this, full (idle) buckets are forgotten: memory stays bounded
 

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from sqlalchemy import Table, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..core.config import Settings
-from ..core.time import Clock, every
-from ..domain.enums import ChallengeStatus, RematchLapse, Side
-from ..domain.events import (
+from app.core.config import Settings
+from app.core.time import Clock, every
+from app.domain.enums import ChallengeStatus, RematchLapse, Side
+from app.domain.events import (
     GameEvent,
     GameStarted,
     RematchAccepted,
@@ -41,13 +41,13 @@ from ..domain.events import (
     RematchLapsed,
     RematchOffered,
 )
-from ..domain.players import Identity
-from ..models import Challenge, Game, Player
-from ..realtime.presence import Presence
-from .challenges import ChallengeService
-from .errors import ServiceError
-from .games import GameService, rematching
-from .games.pipeline import Change
+from app.domain.players import Identity
+from app.models import Challenge, Game, Player
+from app.realtime.presence import Presence
+from app.services.challenges import ChallengeService
+from app.services.errors import ServiceError
+from app.services.games import GameService, rematching
+from app.services.games.pipeline import Change
 
 log = logging.getLogger(__name__)
 

@@ -38,8 +38,8 @@ from sqlalchemy import JSON, Boolean, Integer, String, Table, bindparam, func, s
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..domain.durable import OutboxItem
-from ..models import Game, OutboxEntry
+from app.domain.durable import OutboxItem
+from app.models import Game, OutboxEntry
 
 log = logging.getLogger(__name__)
 

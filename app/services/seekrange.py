@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from ..models import Game
-from ..ratings.glicko2 import Rating
-from .errors import ServiceError
+from app.models import Game
+from app.ratings.glicko2 import Rating
+from app.services.errors import ServiceError
 
 RANGE = re.compile(r"^\s*(\d{1,4})\s*-\s*(\d{1,4})\s*$")
 # An anonymous joiner has no rating: they count as a new account's rating (docs/decisions.md).

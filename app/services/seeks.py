@@ -14,12 +14,12 @@ import logging
 from sqlalchemy import and_, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..core.config import Settings
-from ..core.time import Clock, every
-from ..domain.enums import GameStatus
-from ..models import Game, PlayerSocket, ServerInstance
-from .errors import ServiceError
-from .games import GameService
+from app.core.config import Settings
+from app.core.time import Clock, every
+from app.domain.enums import GameStatus
+from app.models import Game, PlayerSocket, ServerInstance
+from app.services.errors import ServiceError
+from app.services.games import GameService
 
 log = logging.getLogger(__name__)
 

@@ -24,17 +24,16 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
-
-from ..domain.enums import ENDED, GameStatus, Side
-from ..domain.events import GameEnded, GameEvent, GameStarted
-from ..models import Challenge, Game, Player
-from ..ratings.reading import Change, game_changes, seat_rating
-from ..realtime.hub import CLOSING, LocalHub, Subscription
-from . import clock
-from .apilimits import too_many
-from .games import GameService, has_moved, initial_text
-from .timecontrol import DAY_MS, speed_of
-from .updates import PlayerLine, player_channel
+from app.domain.enums import ENDED, GameStatus, Side
+from app.domain.events import GameEnded, GameEvent, GameStarted
+from app.models import Challenge, Game, Player
+from app.ratings.reading import Change, game_changes, seat_rating
+from app.realtime.hub import CLOSING, LocalHub, Subscription
+from app.services import clock
+from app.services.apilimits import too_many
+from app.services.games import GameService, has_moved, initial_text
+from app.services.timecontrol import DAY_MS, speed_of
+from app.services.updates import PlayerLine, player_channel
 
 log = logging.getLogger(__name__)
 

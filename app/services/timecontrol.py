@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import ServiceError
+from app.services.errors import ServiceError
 
 MAX_CLOCK_MINUTES = 180
 MIN_CLOCK_SECONDS = 1  # the shortest main time, in every API

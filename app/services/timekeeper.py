@@ -9,9 +9,9 @@ import asyncio
 import contextlib
 import logging
 
-from ..core.time import Clock, Handle, SystemClock, every
-from ..models import Game
-from .games import GameService
+from app.core.time import Clock, Handle, SystemClock, every
+from app.models import Game
+from app.services.games import GameService
 
 log = logging.getLogger(__name__)
 

@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import TypeAdapter
 
-from ..domain import events as domain_events
-from ..domain.enums import Side
-from ..domain.events import ChatPosted, GameEvent, MovePlayed
-from ..realtime.presence import GamePresence, PresenceChanged, PresenceReport
+from app.domain import events as domain_events
+from app.domain.enums import Side
+from app.domain.events import ChatPosted, GameEvent, MovePlayed
+from app.realtime.presence import GamePresence, PresenceChanged, PresenceReport
 
 if TYPE_CHECKING:  # (games imports this module)
-    from .games.state import GameState, LiveState
+    from app.services.games.state import GameState, LiveState
 
 LOBBY_CHANNEL = "lobby"
 PRESENCE_CHANNEL = "presence"

@@ -13,16 +13,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...identity import Identities
-from ...models import ApiToken, Player
-from ...ratings.reading import perfs_json
-from ...schemas import ErrorOut, PerfOut, PlayerOut
-from ...services.accounts import MAX_DESCRIPTION, RESERVED_PREFIX, SCOPES
-from ...services.errors import ServiceError
-from ..auth import Caller, account_caller, caller, client_ip, require_account, resolve
-from ..bodies import form_or_json, read_body
-from ..deps import ServicesDep
-from ..visitor import set_identity_cookie
+from app.api.auth import Caller, account_caller, caller, client_ip, require_account, resolve
+from app.api.bodies import form_or_json, read_body
+from app.api.deps import ServicesDep
+from app.api.visitor import set_identity_cookie
+from app.identity import Identities
+from app.models import ApiToken, Player
+from app.ratings.reading import perfs_json
+from app.schemas import ErrorOut, PerfOut, PlayerOut
+from app.services.accounts import MAX_DESCRIPTION, RESERVED_PREFIX, SCOPES
+from app.services.errors import ServiceError
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 ERRORS: dict[int | str, dict[str, Any]] = {

@@ -10,10 +10,10 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from ...schemas import BROWSER_BODY
-from ...services import analysis
-from ..assets import STATIC
-from ..responses import errors
+from app.api.assets import STATIC
+from app.api.responses import errors
+from app.schemas import BROWSER_BODY
+from app.services import analysis
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 page_router = APIRouter(include_in_schema=False)

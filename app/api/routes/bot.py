@@ -20,21 +20,9 @@ from sqlalchemy import or_, select
 from starlette.background import BackgroundTask
 
 import engine
-
-from ...db import uncancelled
-from ...domain.enums import ChatRoom, GameStatus
-from ...models import Game
-from ...realtime.hub import CLOSING, RESYNC
-from ...services import chat as chat_rules
-from ...services import exports
-from ...services.errors import ServiceError
-from ...services.games import Identity
-from ...services.games.state import GameState
-from ...services.streams import KEEPALIVE, EventStream, game_full, line, next_message
-from ...services.updates import PlayerLine, player_channel
-from ..auth import Caller, caller
-from ..bodies import form_or_json, read_body
-from ..botmodels import (
+from app.api.auth import Caller, caller
+from app.api.bodies import form_or_json, read_body
+from app.api.botmodels import (
     ChatIn,
     ChatOut,
     DoneOut,
@@ -42,10 +30,21 @@ from ..botmodels import (
     GameStreamLine,
     OnlineBotOut,
 )
-from ..callers import board_player, bot_player, limit, subject
-from ..deps import Services, ServicesDep
-from ..gamestream import follow
-from ..responses import NDJSONResponse, base_url, errors, ndjson
+from app.api.callers import board_player, bot_player, limit, subject
+from app.api.deps import Services, ServicesDep
+from app.api.gamestream import follow
+from app.api.responses import NDJSONResponse, base_url, errors, ndjson
+from app.db import uncancelled
+from app.domain.enums import ChatRoom, GameStatus
+from app.models import Game
+from app.realtime.hub import CLOSING, RESYNC
+from app.services import chat as chat_rules
+from app.services import exports
+from app.services.errors import ServiceError
+from app.services.games import Identity
+from app.services.games.state import GameState
+from app.services.streams import KEEPALIVE, EventStream, game_full, line, next_message
+from app.services.updates import PlayerLine, player_channel
 
 log = logging.getLogger(__name__)
 TOLD_LIMIT = 10_000

@@ -19,19 +19,9 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import Field
 from starlette.background import BackgroundTask
 
-from ...domain.enums import ChallengeStatus, GameStatus
-from ...realtime.hub import CLOSING, RESYNC
-from ...services import seekrange
-from ...services.builtin import AI_LEVELS, PREFIX
-from ...services.challengejson import game_json
-from ...services.challengeterms import MAX_LIMIT_SECONDS, Terms
-from ...services.errors import ServiceError
-from ...services.games import ENDED, MIN_CLOCK_SECONDS, Identity
-from ...services.streams import KEEPALIVE, line, next_message
-from ...services.updates import GameUpdate, game_channel, player_channel
-from ..auth import Caller, caller, client_ip
-from ..bodies import form_or_json, read_body
-from ..botmodels import (
+from app.api.auth import Caller, caller, client_ip
+from app.api.bodies import form_or_json, read_body
+from app.api.botmodels import (
     AiChallengeIn,
     ChallengeIn,
     ChallengeOut,
@@ -44,11 +34,21 @@ from ..botmodels import (
     SeekLine,
     UserChallengeIn,
 )
-from ..callers import board_player, limit
-from ..deps import Services, ServicesDep
-from ..gamestream import detach
-from ..poolseek import open_pool_seek, seek_pool, wait_in_pool
-from ..responses import NDJSONResponse, base_url, errors, json_errors, ndjson
+from app.api.callers import board_player, limit
+from app.api.deps import Services, ServicesDep
+from app.api.gamestream import detach
+from app.api.poolseek import open_pool_seek, seek_pool, wait_in_pool
+from app.api.responses import NDJSONResponse, base_url, errors, json_errors, ndjson
+from app.domain.enums import ChallengeStatus, GameStatus
+from app.realtime.hub import CLOSING, RESYNC
+from app.services import seekrange
+from app.services.builtin import AI_LEVELS, PREFIX
+from app.services.challengejson import game_json
+from app.services.challengeterms import MAX_LIMIT_SECONDS, Terms
+from app.services.errors import ServiceError
+from app.services.games import ENDED, MIN_CLOCK_SECONDS, Identity
+from app.services.streams import KEEPALIVE, line, next_message
+from app.services.updates import GameUpdate, game_channel, player_channel
 
 router = APIRouter(prefix="/api", tags=["challenges"])
 Reader = Annotated[Caller, Depends(caller("challenge:read"))]

@@ -12,27 +12,13 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 import engine
-
-from ...models import Game
-from ...services import clock, exports
-from ...services.errors import ServiceError
-from ...services.exports import GameFilter, initial_fen
-from ...services.games.state import GameState
-from ...services.streams import (
-    COLOR,
-    line,
-    load_players,
-    seat_json,
-    speed_of_game,
-    variant_json,
-)
-from ..auth import Caller, caller
-from ..botmodels import ExportLine, GameExportOut, LichessGameOut
-from ..callers import limit
-from ..deps import Services, ServicesDep
-from ..gamestream import follow
-from ..lists import read_list, text_body
-from ..responses import (
+from app.api.auth import Caller, caller
+from app.api.botmodels import ExportLine, GameExportOut, LichessGameOut
+from app.api.callers import limit
+from app.api.deps import Services, ServicesDep
+from app.api.gamestream import follow
+from app.api.lists import read_list, text_body
+from app.api.responses import (
     NDJSON,
     PGN,
     TEXT_RECORD,
@@ -42,6 +28,19 @@ from ..responses import (
     errors,
     json_errors,
     wants,
+)
+from app.models import Game
+from app.services import clock, exports
+from app.services.errors import ServiceError
+from app.services.exports import GameFilter, initial_fen
+from app.services.games.state import GameState
+from app.services.streams import (
+    COLOR,
+    line,
+    load_players,
+    seat_json,
+    speed_of_game,
+    variant_json,
 )
 
 router = APIRouter(prefix="/api", tags=["games"])

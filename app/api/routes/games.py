@@ -7,8 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, status
 
 import engine
-
-from ...schemas import (
+from app.api.auth import Caller, caller, client_ip
+from app.api.deps import CurrentPlayer, ServicesDep
+from app.schemas import (
     CountOut,
     CreateGameIn,
     ErrorOut,
@@ -18,10 +19,8 @@ from ...schemas import (
     LobbyOut,
     PlayerOut,
 )
-from ...services import playerstats, seekrange
-from ...services.games import NewGame
-from ..auth import Caller, caller, client_ip
-from ..deps import CurrentPlayer, ServicesDep
+from app.services import playerstats, seekrange
+from app.services.games import NewGame
 
 router = APIRouter(prefix="/api", tags=["games"])
 ERRORS: dict[int | str, dict[str, Any]] = {

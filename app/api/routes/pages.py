@@ -8,8 +8,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from ..assets import STATIC
-from ..deps import ServicesDep
+from app.api.assets import STATIC
+from app.api.deps import ServicesDep
 
 MAX_USERNAME = 20
 

@@ -7,9 +7,8 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 import engine
-
-from ...matchmaking.pools import POOLS
-from ..deps import ServicesDep
+from app.api.deps import ServicesDep
+from app.matchmaking.pools import POOLS
 
 router = APIRouter(prefix="/api", tags=["games"])
 

@@ -10,12 +10,11 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 import engine
-
-from ...ratings import reading
-from ...services.errors import ServiceError
-from ..deps import ServicesDep
-from ..lookups import account_by_name
-from ..responses import errors
+from app.api.deps import ServicesDep
+from app.api.lookups import account_by_name
+from app.api.responses import errors
+from app.ratings import reading
+from app.services.errors import ServiceError
 
 router = APIRouter(tags=["users"])
 

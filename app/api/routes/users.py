@@ -15,19 +15,19 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import or_, select
 
-from ...domain.enums import GameStatus
-from ...models import Game, Player
-from ...ratings.reading import perfs_json
-from ...schemas import CountOut, PerfOut
-from ...services import exports, playerstats
-from ...services.errors import ServiceError
-from ...services.streams import event_game, load_players
-from ..auth import Caller, account_caller, caller
-from ..botmodels import EventGameOut, LichessGameOut
-from ..deps import ServicesDep
-from ..lists import read_list, text_body
-from ..lookups import account_by_name
-from ..responses import TEXT_RECORD, PGNResponse, base_url, errors, wants
+from app.api.auth import Caller, account_caller, caller
+from app.api.botmodels import EventGameOut, LichessGameOut
+from app.api.deps import ServicesDep
+from app.api.lists import read_list, text_body
+from app.api.lookups import account_by_name
+from app.api.responses import TEXT_RECORD, PGNResponse, base_url, errors, wants
+from app.domain.enums import GameStatus
+from app.models import Game, Player
+from app.ratings.reading import perfs_json
+from app.schemas import CountOut, PerfOut
+from app.services import exports, playerstats
+from app.services.errors import ServiceError
+from app.services.streams import event_game, load_players
 
 router = APIRouter(tags=["users"])
 Anyone = Annotated[Caller, Depends(caller())]

@@ -2,24 +2,24 @@
 pipeline (pipeline.py), the state sent to clients (state.py), many-game reads (queries.py),
 the rows of new games (newgames.py), and the service that ties them together (service.py)."""
 
-from ...domain.enums import ENDED, GameStatus
-from ...domain.players import Identity
-from ..timecontrol import (
-    MAX_CLOCK_MINUTES,
-    MAX_INCREMENT_SECONDS,
-    MIN_CLOCK_SECONDS,
-    clock_ms_of,
-)
-from ..updates import LOBBY_CHANNEL, game_channel
-from .newgames import NewGame, too_many_open
-from .rules import (
+from app.domain.enums import ENDED, GameStatus
+from app.domain.players import Identity
+from app.services.games.newgames import NewGame, too_many_open
+from app.services.games.rules import (
     has_moved,
     initial_text,
     opening_side,
     rules_of,
     start_of,
 )
-from .service import GameService, now_ms
+from app.services.games.service import GameService, now_ms
+from app.services.timecontrol import (
+    MAX_CLOCK_MINUTES,
+    MAX_INCREMENT_SECONDS,
+    MIN_CLOCK_SECONDS,
+    clock_ms_of,
+)
+from app.services.updates import LOBBY_CHANNEL, game_channel
 
 __all__ = [
     "ENDED",

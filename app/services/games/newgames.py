@@ -11,16 +11,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from app.domain.enums import GameStatus
+from app.domain.events import GameCreated, GameEvent, GameStarted, SeatTaken
+from app.domain.players import Identity
+from app.models import Game
+from app.ratings.glicko2 import Rating
+from app.ratings.reading import seat_columns
+from app.services.errors import ServiceError
+from app.services.timecontrol import TimeControl
 from engine import EngineError, Side
-
-from ...domain.enums import GameStatus
-from ...domain.events import GameCreated, GameEvent, GameStarted, SeatTaken
-from ...domain.players import Identity
-from ...models import Game
-from ...ratings.glicko2 import Rating
-from ...ratings.reading import seat_columns
-from ..errors import ServiceError
-from ..timecontrol import TimeControl
 
 
 @functools.lru_cache(maxsize=256)

@@ -18,12 +18,12 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from ...domain.durable import outbox_items
-from ...domain.events import GameEvent
-from ...models import Game
-from ..errors import ServiceError
-from ..rows import ConnectionLost, GameRows, RowCache, Stored, snapshot, to_game
-from .transitions import KeptThenRefused
+from app.domain.durable import outbox_items
+from app.domain.events import GameEvent
+from app.models import Game
+from app.services.errors import ServiceError
+from app.services.games.transitions import KeptThenRefused
+from app.services.rows import ConnectionLost, GameRows, RowCache, Stored, snapshot, to_game
 
 log = logging.getLogger(__name__)
 

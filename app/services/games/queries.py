@@ -8,11 +8,11 @@ from sqlalchemy import func, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
-from ...domain.enums import GameStatus
-from ...models import Game, Player
-from ...ratings.glicko2 import Rating
-from ...ratings.reading import read_at_start
-from .. import seekrange
+from app.domain.enums import GameStatus
+from app.models import Game, Player
+from app.ratings.glicko2 import Rating
+from app.ratings.reading import read_at_start
+from app.services import seekrange
 
 
 async def lobby(

@@ -9,18 +9,18 @@ reserved with the offer; once accepted the offer is gone and the id stays.
 
 from __future__ import annotations
 
-from ...domain.enums import ENDED, RematchLapse, Side
-from ...domain.events import (
+from app.domain.enums import ENDED, RematchLapse, Side
+from app.domain.events import (
     GameEvent,
     RematchAccepted,
     RematchDeclined,
     RematchLapsed,
     RematchOffered,
 )
-from ...domain.players import Identity
-from ...models import Game
-from ..errors import ServiceError
-from .transitions import seat_of
+from app.domain.players import Identity
+from app.models import Game
+from app.services.errors import ServiceError
+from app.services.games.transitions import seat_of
 
 Events = list[GameEvent]
 

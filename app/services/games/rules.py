@@ -7,10 +7,9 @@ from collections import OrderedDict
 from typing import Any
 
 import engine
+from app.domain.enums import GameStatus
+from app.models import Game
 from engine import Side
-
-from ...domain.enums import GameStatus
-from ...models import Game
 
 
 def rules_of(game: Game) -> Any:

@@ -26,32 +26,37 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
-from engine import Side
-
-from ...core.config import Settings
-from ...domain.enums import ENDED, GameStatus
-from ...domain.events import (
+from app.core.config import Settings
+from app.domain.enums import ENDED, GameStatus
+from app.domain.events import (
     DURABLE,
     GameCreated,
     GameEvent,
     MovePlayed,
     SeatTaken,
 )
-from ...domain.players import Identity
-from ...models import Game, Player
-from ...ratings.reading import at_start, changes_json, game_changes, seat_rating
-from ...realtime.hub import LocalHub
-from .. import timecontrol
-from ..errors import ServiceError
-from ..rows import GameRows, rows_for, to_game
-from ..timecontrol import MAX_CLOCK_MINUTES, TimeControl, clock_ms_of
-from ..updates import GameUpdate, game_channel
-from . import queries
-from .newgames import NewGame, new_game, rated_needs_account, started_game, too_many_open
-from .pipeline import Change, Pipeline
-from .rules import Positions, replay
-from .state import GameState, LiveState, Seats, live_state
-from .transitions import Transitions, seat_of
+from app.domain.players import Identity
+from app.models import Game, Player
+from app.ratings.reading import at_start, changes_json, game_changes, seat_rating
+from app.realtime.hub import LocalHub
+from app.services import timecontrol
+from app.services.errors import ServiceError
+from app.services.games import queries
+from app.services.games.newgames import (
+    NewGame,
+    new_game,
+    rated_needs_account,
+    started_game,
+    too_many_open,
+)
+from app.services.games.pipeline import Change, Pipeline
+from app.services.games.rules import Positions, replay
+from app.services.games.state import GameState, LiveState, Seats, live_state
+from app.services.games.transitions import Transitions, seat_of
+from app.services.rows import GameRows, rows_for, to_game
+from app.services.timecontrol import MAX_CLOCK_MINUTES, TimeControl, clock_ms_of
+from app.services.updates import GameUpdate, game_channel
+from engine import Side
 
 log = logging.getLogger(__name__)
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
+from app.domain.enums import ENDED, GameStatus
+from app.models import Game
+from app.services import clock
+from app.services.games.rules import rules_of
 from engine import CaptureMarks, Side
-
-from ...domain.enums import ENDED, GameStatus
-from ...models import Game
-from .. import clock
-from .rules import rules_of
 
 
 class ClockState(TypedDict):

@@ -11,11 +11,9 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 
-from engine import EngineError, Side
-
-from ...core.config import Settings
-from ...domain.enums import ENDED, EndReason, GameStatus
-from ...domain.events import (
+from app.core.config import Settings
+from app.domain.enums import ENDED, EndReason, GameStatus
+from app.domain.events import (
     DrawDeclined,
     DrawOffered,
     GameEnded,
@@ -29,13 +27,14 @@ from ...domain.events import (
     TakebackDeclined,
     TakebackOffered,
 )
-from ...domain.players import Identity
-from ...models import Game
-from ...ratings.glicko2 import Rating
-from ...ratings.reading import seat_columns
-from .. import clock, seekrange
-from ..errors import ServiceError
-from .rules import Positions, has_moved, replay, rules_of, start_of, status_of
+from app.domain.players import Identity
+from app.models import Game
+from app.ratings.glicko2 import Rating
+from app.ratings.reading import seat_columns
+from app.services import clock, seekrange
+from app.services.errors import ServiceError
+from app.services.games.rules import Positions, has_moved, replay, rules_of, start_of, status_of
+from engine import EngineError, Side
 
 Events = list[GameEvent]
 
