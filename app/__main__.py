@@ -81,11 +81,11 @@ def main(argv: list[str] | None = None) -> None:
         if settings.builtin_bots is None:
             settings.builtin_bots = True
         from app import main as _app_modules  # noqa: F401, PLC0415 - loaded before settling
-        from app.http_protocol import bounded_protocol  # noqa: PLC0415
-        from app.server import Server  # noqa: PLC0415
-        from app.services import heap  # noqa: PLC0415
+        from app.core import heap  # noqa: PLC0415
+        from app.http.protocol import bounded_protocol  # noqa: PLC0415
+        from app.http.server import Server  # noqa: PLC0415
 
-        heap.settle()  # the garbage collector tuned for latency: see services/heap.py
+        heap.settle()  # the garbage collector tuned for latency: see app/core/heap.py
         config = uvicorn.Config(
             "app.main:create_app",
             factory=True,
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
             # each socket compresses every message itself (docs/decisions.md, "Socket memory").
             ws_per_message_deflate=settings.ws_compression,
             log_level="info",
-            # The app reads the proxy headers itself (app/api/origin.py ForwardedHeaders).
+            # The app reads the proxy headers itself (app/http/origin.py ForwardedHeaders).
             proxy_headers=False,
             # What still runs this long after a shutdown began is cancelled.
             timeout_graceful_shutdown=settings.shutdown_grace_seconds,

@@ -1,5 +1,5 @@
 """Builds an app instance: its services wired in the lifespan, its identity cookie and
-middleware, in front of the site (app/api/site.py: the routes, shared by every instance)."""
+middleware, in front of the site (app/http/site.py: the routes, shared by every instance)."""
 
 from __future__ import annotations
 
@@ -10,43 +10,43 @@ from contextlib import asynccontextmanager
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 
-from app.api import errors
-from app.api.deps import Services
-from app.api.headers import SecurityHeaders
-from app.api.origin import ForwardedHeaders, OriginGuard, parse_allowed
-from app.api.site import site
-from app.api.visitor import VisitorIdentity
-from app.body_limit import BodyLimit
+from app.accounts.service import AccountService, Limits
+from app.accounts.stats import PlayerCounts
+from app.botapi.streams import EventStreams, GameEvents
+from app.builtin.service import BuiltinBots, local_url
+from app.challenges.service import ChallengeService
+from app.chat.flood import ChatFlood
+from app.chat.service import Chat
+from app.core import crash
 from app.core.config import Settings, get_settings
 from app.core.time import Clock, SystemClock
-from app.db import make_engine, make_sessionmaker
-from app.identity import Identities
+from app.db.engine import make_engine, make_sessionmaker
+from app.games import GameService
+from app.games.timekeeper import Timekeeper
+from app.http import errors
+from app.http.bodylimit import BodyLimit
+from app.http.deps import Services
+from app.http.headers import SecurityHeaders
+from app.http.identity import Identities
+from app.http.origin import ForwardedHeaders, OriginGuard, parse_allowed
+from app.http.site import site
+from app.http.visitor import VisitorIdentity
+from app.limits.api import ApiLimits
+from app.limits.quotas import OpenGamesPerAddress, SocketsPerAddress
+from app.lobby.feed import LobbyFeed
+from app.lobby.seeks import SeekKeeper
 from app.matchmaking.service import PoolService
+from app.outbox.consumer import OutboxConsumer
 from app.ratings.announce import RatingsAnnouncer
 from app.ratings.service import RatingsConsumer
 from app.realtime.attendance import Attendance
+from app.realtime.follow import Followers, GameStarts
 from app.realtime.hub import LocalHub, PostgresHub, asyncpg_dsn
 from app.realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
+from app.realtime.messages import HubCodec
 from app.realtime.presence import Presence
-from app.services import crash
-from app.services.accounts import AccountService, Limits
-from app.services.apilimits import ApiLimits
-from app.services.builtin import BuiltinBots, local_url
-from app.services.challenges import ChallengeService
-from app.services.chat import Chat
-from app.services.chatflood import ChatFlood
-from app.services.crowd import PresenceFeed
-from app.services.follow import Followers, GameStarts
-from app.services.games import GameService
-from app.services.lobby import LobbyFeed
-from app.services.outbox import OutboxConsumer
-from app.services.playerstats import PlayerCounts
-from app.services.quotas import OpenGamesPerAddress, SocketsPerAddress
-from app.services.rematch import Rematches
-from app.services.seeks import SeekKeeper
-from app.services.streams import EventStreams, GameEvents
-from app.services.timekeeper import Timekeeper
-from app.services.updates import HubCodec
+from app.realtime.presencefeed import PresenceFeed
+from app.rematch.service import Rematches
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +206,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # The last added runs first: the proxy's headers, then the security headers (on every
     # answer, refusals included), then the body limit (a body over it is refused before
     # anything reads it), then the Origin check before anything acts, then the visitor's
-    # identity (app/api/visitor.py).
+    # identity (app/http/visitor.py).
     app.add_middleware(VisitorIdentity, identities=identities, cookie_secure=settings.cookie_secure)
     app.add_middleware(OriginGuard, allowed=parse_allowed(settings.allowed_origins))
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)

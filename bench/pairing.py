@@ -34,13 +34,13 @@ from sqlalchemy import delete, insert, update  # noqa: E402
 from app.__main__ import migrate  # noqa: E402
 from app.core.config import Settings  # noqa: E402
 from app.core.time import ManualClock  # noqa: E402
-from app.db import make_engine, make_sessionmaker  # noqa: E402
+from app.db.engine import make_engine, make_sessionmaker  # noqa: E402
+from app.db.models import Game, Player, PoolEntry  # noqa: E402
+from app.games import GameService  # noqa: E402
 from app.matchmaking.pairing import Seeker, allowed_gap, pair  # noqa: E402
 from app.matchmaking.pools import POOLS  # noqa: E402
 from app.matchmaking.service import PoolService  # noqa: E402
-from app.models import Game, Player, PoolEntry  # noqa: E402
 from app.realtime.hub import LocalHub  # noqa: E402
-from app.services.games import GameService  # noqa: E402
 
 GOAL_MS = 50.0
 

@@ -1,7 +1,7 @@
 """What an app instance costs to build: ``create_app``, then the handling of its routes that
 FastAPI builds on the first requests (pydantic adapters for every parameter), per app.
 
-The site's routes (app/api/site.py) are built once per process: from the second app on, the
+The site's routes (app/http/site.py) are built once per process: from the second app on, the
 second figure is ~0. ``--source`` runs another checkout (whose routes may be per app).
 
     .venv/bin/python bench/routes.py

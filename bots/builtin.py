@@ -1,6 +1,6 @@
 """The server's built-in opponents: every level's BOT account played by one process.
 
-The server starts it (app/services/builtin.py) with the accounts' tokens in the environment,
+The server starts it (app/builtin/service.py) with the accounts' tokens in the environment,
 never on the command line (where any user of the machine could read them)::
 
     KODAMA_BUILTIN_TOKENS='{"kodama-easy": "kdm_…", …}' python -m bots.builtin --server URL

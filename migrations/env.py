@@ -8,8 +8,8 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from app.core.config import get_settings
-from app.db import make_engine
-from app.models import Base
+from app.db.engine import make_engine
+from app.db.models import Base
 
 target_metadata = Base.metadata
 

@@ -38,7 +38,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """What is imported and collected by now lives for the whole session: frozen out of the
-    garbage collector's reach, as the server freezes its loaded heap (app/services/heap.py).
+    garbage collector's reach, as the server freezes its loaded heap (app/core/heap.py).
     A collection (the tests' own ``gc.collect()`` calls included) then walks only what the
     tests made since, not the ~250,000 objects of the modules and the collected tests."""
     gc.collect()

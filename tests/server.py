@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from app.identity import COOKIE
+from app.http.identity import COOKIE
 from tests.postgres import PortTaken, free_port, start_on_a_free_port, wait_for_port
 from tests.templates import SQLITE_FILE, SqliteTemplate
 from tests.zygote import Forked
@@ -42,9 +42,9 @@ class Server:
     def __init__(self, env: dict[str, str], tmp_path: Path) -> None:
         # The built-in bots stay off unless a test asks for them (KODAMA_BUILTIN_BOTS=true).
         # Passwords are hashed at argon2's least cost, as the in-process tests do
-        # (tests/app/botapi.py cheap_hashing): the default costs ~0.2 s of CPU a hash or check,
-        # and the servers of one run of tests/app logged 71 registrations, 36 log-ins and 54
-        # tokens made with a password.
+        # (tests/app/accounts_and_streams.py cheap_hashing): the default costs ~0.2 s of CPU a
+        # hash or check, and the servers of one run of tests/app logged 71 registrations, 36
+        # log-ins and 54 tokens made with a password.
         self.env = {"KODAMA_BUILTIN_BOTS": "false", **CHEAP_HASHING, **env}
         self.port = free_port()
         self.log = tmp_path / "server.log"

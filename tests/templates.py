@@ -55,7 +55,7 @@ class SqliteTemplate:
 
         path = folder / SQLITE_FILE
         migrate(sqlite_url(path))
-        # The migration's engine put the file in WAL mode (app/db.py); its last connection
+        # The migration's engine put the file in WAL mode (app/db/engine.py); its last connection
         # closing should have folded the -wal file in, but a copy of the main file alone is
         # only whole if nothing is left there: checkpoint, and check.
         conn = sqlite3.connect(path)

@@ -16,8 +16,8 @@ import yaml
 from pydantic import AliasChoices
 from sqlalchemy.engine import make_url
 
-from app.api.routes.games import router as games_router
 from app.core.config import KNOWN_PLACEHOLDER_SECRETS, Settings
+from app.games.routes import router as games_router
 
 ROOT = Path(__file__).resolve().parent.parent
 # What `pip install -e .` needs, and what the app reads beside its package at run time.
@@ -238,7 +238,7 @@ def test_the_app_trusts_forwarded_headers_from_the_proxy_only() -> None:
     proxy_address = data["services"]["proxy"]["networks"]["kodama"]["ipv4_address"]
     assert env["FORWARDED_ALLOW_IPS"] == proxy_address  # never "*"
     conf = NGINX_CONF.read_text(encoding="utf-8")
-    # What app/api/origin.py reads: the Host and scheme of the site, and the hop nginx adds
+    # What app/http/origin.py reads: the Host and scheme of the site, and the hop nginx adds
     # (uvicorn's rule: the last address not a trusted proxy's).
     assert "proxy_set_header Host $http_host;" in conf
     assert "proxy_set_header X-Forwarded-Proto $scheme;" in conf

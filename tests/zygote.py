@@ -53,15 +53,15 @@ def _preload() -> None:
     import uvicorn.protocols.websockets.auto  # noqa: F401, PLC0415
 
     import app.__main__  # noqa: PLC0415
-    import app.http_protocol  # noqa: PLC0415
+    import app.core.heap  # noqa: PLC0415
+    import app.http.protocol  # noqa: PLC0415
+    import app.http.server  # noqa: PLC0415
     import app.main  # noqa: PLC0415
-    import app.server  # noqa: PLC0415
-    import app.services.heap  # noqa: PLC0415
 
     # The rules' tables made and everything so far frozen, as the server does once loaded:
     # a server's first collection then skips what it inherited, instead of walking (and so
     # copying) every page of it.
-    app.services.heap.settle()
+    app.core.heap.settle()
 
 
 def _serve_in_child(request: dict[str, Any], channel: tuple[int, int]) -> None:

@@ -111,10 +111,10 @@ class Settings(BaseSettings):
     # every message for every socket (its context is per socket) cost 6-15% of the server's
     # CPU per move for messages of ~500 bytes (docs/decisions.md, "Per-move CPU").
     ws_compression: bool = False
-    # Every HTTP request body, on every route (app/body_limit.py): larger is 413. The
+    # Every HTTP request body, on every route (app/http/bodylimit.py): larger is 413. The
     # server's bodies are a few short fields, well under 1 KB.
     max_body_bytes: int = 16_384
-    # The request head (app/http_protocol.py): request line and headers at most this many
+    # The request head (app/http/protocol.py): request line and headers at most this many
     # bytes, at most this many headers (else 431), and whole within this many seconds of
     # the connection's opening or the request's first byte (else 408 and closed); a body
     # whole within body_timeout_seconds of the end of its head (else 408 and closed).
@@ -123,7 +123,7 @@ class Settings(BaseSettings):
     header_timeout_seconds: float = 10.0
     body_timeout_seconds: float = 10.0
     cookie_secure: bool = False
-    # The built-in computer opponents (kodama-random … kodama-hard, app/services/builtin.py).
+    # The built-in computer opponents (kodama-random … kodama-hard, app/builtin/service.py).
     # Unset: on for `python -m app serve`, off for an app built otherwise (tests, benches).
     builtin_bots: bool | None = None
     # One instance per database runs them (a PostgreSQL advisory lock); the others try to
@@ -145,7 +145,7 @@ class Settings(BaseSettings):
     ratelimit_stream_burst: int = 30
     ratelimit_chat_per_s: float = 0.5
     ratelimit_chat_burst: int = 10
-    # Chat flood control per person, whichever way they write (app/services/chatflood.py):
+    # Chat flood control per person, whichever way they write (app/chat/flood.py):
     # this many lines in a row, then one more every chat_flood_seconds.
     chat_flood_lines: int = Field(default=5, ge=1)
     chat_flood_seconds: float = Field(default=3.0, gt=0)
@@ -170,7 +170,7 @@ class Settings(BaseSettings):
     # finish before the server cuts them.
     shutdown_grace_seconds: int = 3
 
-    # ---- stored passwords (app/services/accounts.py) ----
+    # ---- stored passwords (app/accounts/service.py) ----
     # argon2id's cost per hash and check: RFC 9106's low-memory profile by default (3 passes
     # over 64 MiB, 4 lanes: ~0.2 s of a core here). A password stored with other parameters
     # is hashed again with these at its next log-in. Lower costs make a stolen hash cheaper
@@ -179,7 +179,7 @@ class Settings(BaseSettings):
     argon2_memory_kib: int = Field(default=DEFAULT_ARGON2[1], ge=8)
     argon2_parallelism: int = Field(default=DEFAULT_ARGON2[2], ge=1)
 
-    # ---- cross-origin requests and reverse proxies (app/api/origin.py) ----
+    # ---- cross-origin requests and reverse proxies (app/http/origin.py) ----
     # Origins besides the site's own whose pages may act for a visitor (post with the
     # cookie, open the sockets): comma-separated scheme://host[:port], e.g.
     # "https://kodama.example,https://www.kodama.example". A page of any other origin may not.

@@ -89,5 +89,5 @@ class RematchLapse(StrEnum):
     """Why a rematch offer stopped standing without an answer from the opponent."""
 
     WITHDRAWN = "withdrawn"  # its maker took it back
-    LEFT = "left"  # its maker left the game's page (app/services/rematch.py)
+    LEFT = "left"  # its maker left the game's page (app/rematch/service.py)
     OTHER_GAME = "other_game"  # a player of the game started another game

@@ -1,6 +1,6 @@
 """What can happen to a game, as values.
 
-A change of a game (app/services/games) returns these events; everything downstream
+A change of a game (app/games) returns these events; everything downstream
 subscribes to them: the sockets and NDJSON streams that show a game, the lobby, the
 timekeeper, the bot event streams (``gameStart``/``gameFinish``), and the outbox consumers
 (what must happen exactly once: per-player counts now, ratings next). Nothing downstream

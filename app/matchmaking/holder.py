@@ -12,12 +12,12 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 
-from app.db import uncancelled
+from app.botapi.streams import next_message
+from app.db.engine import uncancelled
 from app.domain.players import Identity
 from app.matchmaking.service import PoolService
 from app.realtime.hub import CLOSING, Subscription
-from app.services.streams import next_message
-from app.services.updates import pool_channel
+from app.realtime.messages import pool_channel
 
 
 @dataclass(frozen=True, slots=True)

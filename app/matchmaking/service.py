@@ -47,21 +47,21 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import InstrumentedAttribute
 
+from app.core.errors import ServiceError
 from app.core.time import Clock, every
+from app.db.models import Game, Player, PlayerRating, PoolEntry
 from app.domain.enums import GameStatus
 from app.domain.events import GameEvent
 from app.domain.players import Identity
+from app.games import GameService
+from app.games.newgames import started_game
+from app.games.timecontrol import TimeControl
 from app.matchmaking.pairing import Seeker, pair
 from app.matchmaking.pools import BY_ID, POOLS, Pool
-from app.models import Game, Player, PlayerRating, PoolEntry
 from app.ratings.reading import read_at_start
 from app.ratings.service import as_of
 from app.realtime.hub import LocalHub
-from app.services.errors import ServiceError
-from app.services.games import GameService
-from app.services.games.newgames import started_game
-from app.services.timecontrol import TimeControl
-from app.services.updates import PoolChanged, pool_channel
+from app.realtime.messages import PoolChanged, pool_channel
 
 log = logging.getLogger(__name__)
 

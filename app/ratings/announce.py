@@ -1,5 +1,5 @@
 """Telling a rated game's viewers what its end did to the ratings, once that is committed:
-an ``after`` hook of the outbox consumer (app/services/outbox.py), so the message leaves
+an ``after`` hook of the outbox consumer (app/outbox/consumer.py), so the message leaves
 after the transaction that changed the ratings, on every instance (the hub), whether the
 change was made right after the game ended or later by a sweep (a crash in between)."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.models import Game
 from app.domain.events import GameEnded, GameEvent
-from app.models import Game
 from app.ratings.reading import changes_json, game_changes
 from app.realtime.hub import LocalHub
-from app.services.updates import RatingsChanged, game_channel
+from app.realtime.messages import RatingsChanged, game_channel
 
 
 class RatingsAnnouncer:

@@ -16,8 +16,8 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
+from app.db.models import Game, Player, PlayerRating, RatingChange
 from app.domain.enums import Side
-from app.models import Game, Player, PlayerRating, RatingChange
 from app.ratings.glicko2 import PROVISIONAL_DEVIATION, Rating
 from app.ratings.service import Perf, as_of
 

@@ -19,12 +19,12 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core import crash
+from app.db.models import Game, Player, PlayerRating, RatingChange
 from app.domain.enums import GameStatus, Side
 from app.domain.events import GameEnded, GameEvent
-from app.models import Game, Player, PlayerRating, RatingChange
 from app.ratings import glicko2
 from app.ratings.glicko2 import Rating
-from app.services import crash
 
 DAY_MS = 86_400_000
 NOT_RATED = frozenset({GameStatus.ABORTED, GameStatus.NO_START})

@@ -1,5 +1,5 @@
 """Which identities have a socket open, on every instance: what keeps their seeks alive
-(app/services/seeks.py; docs/decisions.md, "A lobby that is alive").
+(app/lobby/seeks.py; docs/decisions.md, "A lobby that is alive").
 
 Each instance counts its own sockets per identity in memory (``hold``: a page's socket, a bot's
 event stream) and writes the set to the database every ``beat_s`` (table ``player_sockets``:
@@ -22,7 +22,7 @@ from sqlalchemy import delete, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.time import Clock, every
-from app.models import PlayerSocket, ServerInstance
+from app.db.models import PlayerSocket, ServerInstance
 
 log = logging.getLogger(__name__)
 

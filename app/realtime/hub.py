@@ -3,7 +3,7 @@
 ``LocalHub`` delivers within this process (one instance, the default). ``PostgresHub`` also
 crosses instances sharing one PostgreSQL database through LISTEN/NOTIFY: every instance
 listens on one notification channel, and a message published anywhere reaches the local
-subscribers of every instance. Messages are values (app/services/updates.py says which),
+subscribers of every instance. Messages are values (app/realtime/messages.py says which),
 delivered as they are within an instance, and through a ``Codec`` (JSON values and back)
 across instances; a subscriber that falls behind (its queue is full) gets the ``RESYNC``
 marker instead of the messages it missed, and resyncs.
@@ -24,7 +24,7 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from app.jsontext import json_text
+from app.core.jsontext import json_text
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ branch_labels = None
 depends_on = None
 
 # The endings that count (not aborted, not noStart), as the consumer counts them
-# (app/services/playerstats.py).
+# (app/accounts/stats.py).
 _COUNTED = ("mate", "resign", "outoftime", "timeout", "draw", "variantEnd")
 
 

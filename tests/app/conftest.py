@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api import gamestream
-from app.api.assets import ROOT as STATIC_ROOT
-from app.api.assets import STATIC
+from app.botapi import gamestream
 from app.core.config import Settings
 from app.core.time import ManualClock
-from app.identity import COOKIE, Identities
+from app.http.identity import COOKIE, Identities
 from app.main import create_app
+from app.web.assets import ROOT as STATIC_ROOT
+from app.web.assets import STATIC, compose
 
 # A key as long and random as a real one: the server refuses a short or published one.
 SECRET = "tests-L6sheO7oeGJY--2WyRf-JiIAHEtHMOCr"
@@ -99,9 +99,12 @@ def carol(client: TestClient) -> Player:
 
 
 def served_page(name: str) -> str:
-    """A page's file (``game.html``…) as the server answers it: each /static/ address in it
-    names the files' current version (app/api/assets.py)."""
-    text = (STATIC_ROOT / name).read_text(encoding="utf-8")
+    """A page's file (``game.html``…) as the server answers it: its parts put into the layout
+    every page shares (static/layout.html), each /static/ address in it naming the files'
+    current version (app/web/assets.py). tests/app/web/test_pages.py checks the composing."""
+    layout = (STATIC_ROOT / "layout.html").read_bytes()
+    included = {p.name: p.read_bytes() for p in (STATIC_ROOT / "include").glob("*.html")}
+    text = compose(layout, (STATIC_ROOT / name).read_bytes(), included).decode()
     return text.replace('"/static/', f'"/static/_{STATIC.current().version}/')
 
 

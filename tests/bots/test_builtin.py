@@ -13,11 +13,11 @@ from pathlib import Path
 import asyncpg
 import httpx
 
-from app.db import make_engine, make_sessionmaker
+from app.accounts.service import BOT, AccountService
+from app.builtin.service import SCOPES, BuiltinBots, local_url, usernames
+from app.db.engine import make_engine, make_sessionmaker
 from app.realtime.hub import asyncpg_dsn
 from app.realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease
-from app.services.accounts import BOT, AccountService
-from app.services.builtin import SCOPES, BuiltinBots, local_url, usernames
 from tests.server import Server, running
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import engine
-from app.services import builtin
+from app.builtin import service as builtin
 from bots.evaluation import evaluator
 from bots.players import LEVELS, MATE, AlphaBetaPlayer, RandomPlayer, make_player
 

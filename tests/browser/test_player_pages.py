@@ -14,7 +14,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from app.ratings import glicko2
-from tests.app.botapi import MATE
+from tests.app.accounts_and_streams import MATE
 from tests.browser.helpers import Game, make_move, wait_started
 from tests.browser.test_ui import ENGLISH_ONLY_JS
 

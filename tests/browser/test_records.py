@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import engine
-from app.services import record
+from app.games import record
 
 from .helpers import OCCUPIED_JS, Game, make_move, occupied, open_game, parse, wait_for_ply
 from .test_play import FULL_GAMES

@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.app.botapi import MATE
+from tests.app.accounts_and_streams import MATE
 from tests.browser.helpers import Game, make_move, page_state, server_game, wait_started
 
 

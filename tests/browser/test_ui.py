@@ -152,7 +152,7 @@ def test_phone_portrait_board_uses_the_whole_width(new_context, output_dir: Path
 
 # ---- French everywhere -------------------------------------------------------------------
 ENGLISH_ONLY_JS = """async () => {
-  const { DICTIONARIES } = await import('/static/js/i18n.js');
+  const { DICTIONARIES } = await import('/static/js/i18n/i18n.js');
   const words = (dict) => new Set(Object.values(dict).join(' ').toLowerCase()
     .replace(/\\{\\w+\\}/g, ' ').match(/[a-zà-ÿœ']{4,}/g));
   const en = new Set([...words(DICTIONARIES.ui.en), ...words(DICTIONARIES.game.en)]);
@@ -182,7 +182,7 @@ def test_french_everywhere_with_a_remembered_switch(new_context, output_dir: Pat
     lobby.screenshot(path=output_dir / "lobby-fr.png", full_page=True)
     # Every word the dictionaries hold exists in both languages.
     missing = lobby.evaluate(
-        """async () => { const { DICTIONARIES: d } = await import('/static/js/i18n.js');
+        """async () => { const { DICTIONARIES: d } = await import('/static/js/i18n/i18n.js');
         return Object.keys(d.ui.en).filter(k => !(k in d.ui.fr))
           .concat(Object.keys(d.ui.fr).filter(k => !(k in d.ui.en))); }"""
     )

@@ -1,0 +1,446 @@
+"""Challenges (to a user, open to anyone), their answers, and ``POST /api/board/seek``.
+
+Bodies are JSON or forms read as lichess reads them (``clock.limit=300``, ``rules.traps=any``;
+``null`` or ``""``: not given; bodies.py). Browsers call these with their cookie: the lobby's
+"play the computer" is ``POST /api/challenge/{bot}`` then ``GET /api/challenge/{id}/show``
+until accepted. ``POST /api/challenge/ai`` challenges a built-in opponent, lichess's way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import math
+import time
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import Field
+from starlette.background import BackgroundTask
+
+from app.botapi.callers import board_player, limit
+from app.botapi.gamestream import detach
+from app.botapi.models import (
+    AiChallengeIn,
+    ChallengeIn,
+    ChallengeOut,
+    ChallengesOut,
+    DeclineIn,
+    DoneOut,
+    GameJsonOut,
+    OpenChallengeIn,
+    SeekIn,
+    SeekLine,
+    UserChallengeIn,
+)
+from app.botapi.streams import KEEPALIVE, line, next_message
+from app.builtin.service import AI_LEVELS, PREFIX
+from app.challenges.lichess import game_json
+from app.challenges.terms import MAX_LIMIT_SECONDS, Terms
+from app.core.errors import ServiceError
+from app.domain.enums import ChallengeStatus, GameStatus
+from app.games import ENDED, MIN_CLOCK_SECONDS, Identity
+from app.http.auth import Caller, caller, client_ip
+from app.http.bodies import form_or_json, read_body
+from app.http.deps import Services, ServicesDep
+from app.http.responses import NDJSONResponse, base_url, errors, json_errors, ndjson
+from app.lobby import seekrange
+from app.matchmaking.boardseek import open_pool_seek, seek_pool, wait_in_pool
+from app.realtime.hub import CLOSING, RESYNC
+from app.realtime.messages import GameUpdate, game_channel, player_channel
+
+router = APIRouter(prefix="/api", tags=["challenges"])
+Reader = Annotated[Caller, Depends(caller("challenge:read"))]
+Writer = Annotated[Caller, Depends(caller("challenge:write"))]
+Anyone = Annotated[Caller, Depends(caller())]
+WRITE_ERRORS = errors(400, 401, 403, 404, 409, 429)
+# How long POST /api/challenge/ai waits for the built-in opponent to accept.
+AI_ANSWER_SECONDS = 20.0
+
+
+class AcceptedOut(DoneOut):
+    challenge: ChallengeOut = Field(description="the challenge now (accepted: gameId)")
+
+
+def terms_of(body: ChallengeIn | AiChallengeIn) -> Terms:
+    return Terms(
+        variant=body.variant,
+        rules=body.rules,
+        limit=None if body.clock is None else body.clock.limit,
+        increment=0 if body.clock is None else body.clock.increment,
+        days=body.days,
+        color=body.color,
+        rated=body.rated if isinstance(body, ChallengeIn) else False,
+        fen=body.fen,
+        byoyomi=0 if body.clock is None else body.clock.byoyomi,
+        periods=0 if body.clock is None else body.clock.periods,
+    ).checked()
+
+
+def unsupported(field: str, why: str) -> ServiceError:
+    """A lichess field whose meaning this server cannot honour: refused, never ignored."""
+    return ServiceError("request.unsupported", f"{field} is not supported here: {why}")
+
+
+async def challenge_out(services: Services, challenge: Any, request: Request) -> ChallengeOut:
+    data = await services.challenges.to_json(challenge, base_url(request))
+    return ChallengeOut.model_validate(data)
+
+
+@router.get(
+    "/challenge", response_model=ChallengesOut, responses=errors(401, 403), summary="My challenges"
+)
+async def list_challenges(who: Reader, services: ServicesDep, request: Request) -> ChallengesOut:
+    """The challenges waiting for an answer: ``in`` (received) and ``out`` (sent)."""
+    received, sent = await services.challenges.pending(who.identity.id)
+    base = base_url(request)
+    return ChallengesOut.model_validate(
+        {
+            "in": [await services.challenges.to_json(c, base, "in") for c in received],
+            "out": [await services.challenges.to_json(c, base, "out") for c in sent],
+        }
+    )
+
+
+@router.post(
+    "/challenge/open",
+    response_model=ChallengeOut,
+    response_model_exclude_unset=True,
+    responses=WRITE_ERRORS,
+    openapi_extra=form_or_json(OpenChallengeIn),
+    summary="Create an open challenge",
+)
+async def open_challenge(who: Anyone, services: ServicesDep, request: Request) -> ChallengeOut:
+    """No account needed. Anyone who opens ``url`` takes a free seat (``urlWhite`` /
+    ``urlBlack``: that colour); the game starts when both seats are taken."""
+    body = await read_body(request, OpenChallengeIn, lichess=True)
+    terms = terms_of(body)
+    if body.users is not None:
+        raise unsupported("users", "anyone with the links may take the seats")
+    if body.expiresAt is not None:
+        raise unsupported("expiresAt", "a challenge expires after KODAMA_CHALLENGE_EXPIRE_MINUTES")
+    limit(services, "challenge", who, request)
+    challenge = await services.challenges.create_open(who.identity, terms, body.name)
+    return await challenge_out(services, challenge, request)
+
+
+@router.post(
+    "/challenge/ai",
+    response_model=GameJsonOut,
+    responses={**WRITE_ERRORS, **errors(503)},
+    openapi_extra=form_or_json(AiChallengeIn),
+    summary="Play a built-in computer opponent",
+)
+async def challenge_ai(who: Writer, services: ServicesDep, request: Request) -> GameJsonOut:
+    """lichess's AI challenge: ``level`` 1-8 picks a built-in opponent (1-2 kodama-random,
+    3-4 kodama-easy, 5-6 kodama-medium, 7-8 kodama-hard). It is challenged as any bot, accepts
+    as usual, and the answer is the started game. ``503 ai.unavailable`` if the built-in
+    opponents are off, not running yet, or do not accept in time (the challenge is then
+    withdrawn); a decline is ``409 challenge.declined``."""
+    body = await read_body(request, AiChallengeIn, lichess=True)
+    terms = terms_of(body)
+    if not services.settings.builtin_bots:
+        raise ai_unavailable("the built-in computer opponents are off on this server")
+    username = PREFIX + AI_LEVELS[body.level]
+    limit(services, "challenge", who, request)
+    base = base_url(request)
+    async with services.hub.subscribe(player_channel(who.identity.id)) as sub:
+        try:
+            challenge = await services.challenges.create(who.identity, username, terms, base)
+        except ServiceError as exc:
+            if exc.code == "user.not_found":  # the server makes its accounts as it starts
+                raise ai_unavailable(f"{username} is not there yet: try again shortly") from None
+            raise
+        deadline = time.monotonic() + AI_ANSWER_SECONDS
+        while challenge.status == ChallengeStatus.CREATED and time.monotonic() < deadline:
+            # Woken by the acceptance's gameStart (or a decline) on the caller's channel;
+            # the stored status decides, so a missed message only costs a second.
+            text = await next_message(sub, min(1.0, max(0.0, deadline - time.monotonic())))
+            challenge = await services.challenges.get(challenge.id)
+            if text is CLOSING:
+                break  # the server is shutting down
+    if challenge.status == ChallengeStatus.CREATED:
+        with contextlib.suppress(ServiceError):  # accepted at the last moment: kept
+            await services.challenges.cancel(who.identity, challenge.id, base)
+        challenge = await services.challenges.get(challenge.id)
+    if challenge.status == ChallengeStatus.DECLINED:
+        raise ServiceError(
+            "challenge.declined",
+            f"{username} declined ({challenge.decline_reason}): try again later",
+            409,
+            declineReason=challenge.decline_reason,
+        )
+    if challenge.status != "accepted":
+        raise ai_unavailable(f"{username} did not answer: is it running?")
+    game = await services.games.get(challenge.id)
+    side = services.games.seat_of(game, who.identity.id) or "first"
+    return GameJsonOut.model_validate(game_json(game, side, "ai"))
+
+
+def ai_unavailable(why: str) -> ServiceError:
+    return ServiceError("ai.unavailable", why, 503)
+
+
+@router.post(
+    "/challenge/{username}",
+    response_model=ChallengeOut,
+    response_model_exclude_unset=True,
+    responses=WRITE_ERRORS,
+    openapi_extra=form_or_json(UserChallengeIn),
+    summary="Challenge a player",
+)
+async def create_challenge(
+    username: str, who: Writer, services: ServicesDep, request: Request
+) -> ChallengeOut | NDJSONResponse:
+    """The challenged player's event stream gets a ``challenge`` event (and yours a copy).
+    With ``acceptByToken`` (the challenged player's token, scope challenge:write) it is
+    accepted at once: the answer is the accepted challenge with its ``game``. With
+    ``keepAliveStream=true`` the answer is NDJSON: the challenge, keep-alive lines while it
+    waits, then ``{"done": "<its status>"}`` once answered; closing it cancels the challenge."""
+    body = await read_body(request, UserChallengeIn, lichess=True)
+    terms = terms_of(body)
+    acceptor = None
+    if body.acceptByToken is not None:
+        acceptor = await accepting_player(services, username, body.acceptByToken)
+    limit(services, "challenge", who, request)
+    base = base_url(request)
+    challenge = await services.challenges.create(who.identity, username, terms, base)
+    if body.keepAliveStream and acceptor is None:
+        first = (await challenge_out(services, challenge, request)).model_dump(exclude_unset=True)
+        return NDJSONResponse(
+            kept_alive(services, who.identity, first, base),
+            background=BackgroundTask(cancel_if_waiting, services, who.identity, first["id"], base),
+        )
+    if acceptor is None:
+        return await challenge_out(services, challenge, request)
+    challenge = await services.challenges.accept(acceptor, challenge.id)
+    out = await challenge_out(services, challenge, request)
+    game = await services.games.get(challenge.id)
+    side = services.games.seat_of(game, who.identity.id) or "first"
+    out.game = GameJsonOut.model_validate(game_json(game, side, "friend"))
+    return out
+
+
+async def kept_alive(
+    services: Services, who: Identity, first: dict[str, Any], base: str
+) -> AsyncIterator[bytes]:
+    """lichess's ``keepAliveStream``: the challenge, keep-alive lines while it waits, then
+    ``{"done": status}``. The challenger's event channel wakes it (a ``gameStart`` or a
+    decline); the stored status decides."""
+    keepalive = services.settings.keepalive_seconds
+    try:
+        async with services.hub.subscribe(player_channel(who.id)) as sub:
+            yield line(first)
+            status = (await services.challenges.get(first["id"])).status
+            while status == ChallengeStatus.CREATED:
+                text = await next_message(sub, keepalive)
+                if text is CLOSING:
+                    return  # the server is shutting down: the challenge is withdrawn
+                if text is None:
+                    yield KEEPALIVE
+                status = (await services.challenges.get(first["id"])).status
+            yield line({"done": status})
+    finally:
+        detach(cancel_if_waiting(services, who, first["id"], base))
+
+
+async def cancel_if_waiting(
+    services: Services, who: Identity, challenge_id: str, base: str
+) -> None:
+    """The challenger closed its kept-alive request: the challenge ends with it."""
+    with contextlib.suppress(ServiceError):  # answered (or cancelled) meanwhile
+        if (await services.challenges.get(challenge_id)).status == ChallengeStatus.CREATED:
+            await services.challenges.cancel(who, challenge_id, base)
+
+
+async def accepting_player(services: Services, username: str, token: str) -> Identity:
+    """The challenged player, if ``token`` is theirs and may accept challenges."""
+    owner = await services.accounts.check_token(token)
+    if (
+        owner is None
+        or owner.player.username is None
+        or owner.player.username.lower() != username.lower()
+        or "challenge:write" not in owner.scopes
+    ):
+        raise ServiceError(
+            "challenge.accept_token",
+            f"acceptByToken must be a valid API token of {username} with the scope challenge:write",
+        )
+    return Identity(owner.player.id, owner.player.name)
+
+
+@router.get(
+    "/challenge/{challenge_id}/show",
+    response_model=ChallengeOut,
+    response_model_exclude_unset=True,
+    responses=errors(401, 403, 404),
+    summary="Show a challenge",
+)
+async def show_challenge(
+    challenge_id: str, who: Reader, services: ServicesDep, request: Request
+) -> ChallengeOut:
+    """``status``: created, accepted (then ``gameId``), declined (``declineReason``),
+    canceled or expired."""
+    challenge = await services.challenges.get(challenge_id)
+    return await challenge_out(services, challenge, request)
+
+
+@router.post(
+    "/challenge/{challenge_id}/accept",
+    response_model=AcceptedOut,
+    response_model_exclude_unset=True,
+    responses=WRITE_ERRORS,
+    summary="Accept a challenge (or take an open challenge's seat)",
+)
+async def accept_challenge(
+    challenge_id: str,
+    who: Writer,
+    services: ServicesDep,
+    request: Request,
+    color: Annotated[
+        str | None, Query(description="an open challenge's seat: white or black")
+    ] = None,
+) -> AcceptedOut:
+    """The game starts at once, under the challenge's id; both players' event streams get
+    ``gameStart``."""
+    limit(services, "challenge", who, request)
+    challenge = await services.challenges.accept(who.identity, challenge_id, color)
+    return AcceptedOut(ok=True, challenge=await challenge_out(services, challenge, request))
+
+
+@router.post(
+    "/challenge/{challenge_id}/decline",
+    response_model=DoneOut,
+    responses=WRITE_ERRORS,
+    openapi_extra=form_or_json(DeclineIn, required=False),
+    summary="Decline a challenge",
+)
+async def decline_challenge(
+    challenge_id: str, who: Writer, services: ServicesDep, request: Request
+) -> DoneOut:
+    body = await read_body(request, DeclineIn, empty_ok=True, lichess=True)
+    limit(services, "challenge", who, request)
+    await services.challenges.decline(who.identity, challenge_id, body.reason, base_url(request))
+    return DoneOut()
+
+
+@router.post(
+    "/challenge/{challenge_id}/cancel",
+    response_model=DoneOut,
+    responses=WRITE_ERRORS,
+    summary="Cancel a challenge you made",
+)
+async def cancel_challenge(
+    challenge_id: str, who: Writer, services: ServicesDep, request: Request
+) -> DoneOut:
+    limit(services, "challenge", who, request)
+    await services.challenges.cancel(who.identity, challenge_id, base_url(request))
+    return DoneOut()
+
+
+# ---- seeks -----------------------------------------------------------------------------------
+@router.post(
+    "/board/seek",
+    response_class=NDJSONResponse,
+    responses={
+        **ndjson(SeekLine, "keep-alive lines, then the game's id once paired"),
+        **json_errors(409),  # game.too_many_open
+    },
+    openapi_extra=form_or_json(SeekIn),
+    summary="Seek an opponent",
+    tags=["board"],
+)
+async def seek(
+    who: Annotated[Caller, Depends(board_player)], services: ServicesDep, request: Request
+) -> NDJSONResponse:
+    """With a quick-pairing pool's game and clock (``GET /api/pools``; standard rules, its
+    own start, a random colour), waits in that pool (``rated``: an account's rated search,
+    ``ratingRange``: the opponents accepted) until a pairing round makes the game. Else
+    pairs at once with the oldest compatible public game of the lobby, or opens one there
+    (browsers see it too). The request stays open until then: one line ``{"id": gameId}``
+    and the end (both event streams get ``gameStart``). Closing the request withdraws the
+    seek."""
+    body = await read_body(request, SeekIn, lichess=True)
+    seconds = None
+    if body.time is not None:
+        # Rounded to whole seconds, then in range: under half a second rounds to no clock at
+        # all, and NaN or an infinity (Python's JSON reader takes them) cannot be rounded.
+        seconds = round(body.time * 60) if math.isfinite(body.time * 60) else 0
+        if not MIN_CLOCK_SECONDS <= seconds <= MAX_LIMIT_SECONDS:
+            raise ServiceError(
+                "clock.invalid",
+                f"time must make {MIN_CLOCK_SECONDS} to {MAX_LIMIT_SECONDS} seconds"
+                " (minutes, rounded to whole seconds)",
+            )
+    if body.time is not None and body.days is not None:
+        raise ServiceError("request.invalid", "give time and increment, or days, not both")
+    terms = Terms(
+        variant=body.variant,
+        rules=body.rules,
+        limit=seconds,
+        increment=body.increment,
+        days=body.days,
+        color=body.color,
+        rated=False,  # checked below: a pool's seek may be rated
+        fen=body.fen,
+        byoyomi=body.byoyomi,
+        periods=body.periods,
+    ).checked()
+    pool = seek_pool(terms)
+    if pool is not None:  # quick pairing: the request holds a pool entry until paired
+        limit(services, "challenge", who, request)
+        holder = await open_pool_seek(services, who.identity, pool, body.rated, body.ratingRange)
+        return NDJSONResponse(
+            wait_in_pool(services, holder), background=BackgroundTask(holder.close)
+        )
+    terms = dataclasses.replace(terms, rated=body.rated).checked()
+    limit(services, "challenge", who, request)
+    wanted = seekrange.parse(body.ratingRange)
+    paired = await services.challenges.pair(who.identity, terms, wanted)
+    if paired is not None:
+        return NDJSONResponse(one_line({"id": paired.id}))
+    address = client_ip(request)
+    await services.open_games.check(address)
+    game = await services.challenges.seek(who.identity, terms, wanted)
+    services.open_games.add(address, game.id)
+    return NDJSONResponse(
+        wait_for_opponent(services, who.identity, game.id),
+        background=BackgroundTask(withdraw, services, who.identity, game.id),
+    )
+
+
+async def one_line(data: dict[str, Any]) -> AsyncIterator[bytes]:
+    yield line(data)
+
+
+async def withdraw(services: Services, who: Identity, game_id: str) -> None:
+    """The seeker left: cancel the open game if nobody took its seat."""
+    with contextlib.suppress(ServiceError):
+        game = await services.games.get(game_id)
+        if game.status == GameStatus.CREATED:
+            await services.games.cancel(who, game_id)
+
+
+async def wait_for_opponent(
+    services: Services, who: Identity, game_id: str
+) -> AsyncIterator[bytes]:
+    keepalive = services.settings.keepalive_seconds
+    try:
+        async with services.hub.subscribe(game_channel(game_id)) as sub:
+            status = (await services.games.get(game_id)).status  # joined before we listened?
+            while status == GameStatus.CREATED:
+                text = await next_message(sub, keepalive)
+                if text is None:
+                    yield KEEPALIVE
+                    continue
+                if text is CLOSING:
+                    return  # the server is shutting down: the seek is withdrawn
+                if text is RESYNC:
+                    status = (await services.games.get(game_id)).status
+                elif isinstance(text, GameUpdate):
+                    status = text.live["status"]
+            if status not in ENDED:
+                yield line({"id": game_id})
+    finally:
+        detach(withdraw(services, who, game_id))

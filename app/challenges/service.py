@@ -1,0 +1,502 @@
+"""Challenges (lichess-style) and seeks.
+
+A challenge proposes a game to one account; the challenged player accepts (the game starts
+at once with both seats taken, under the challenge's id), declines with a reason, or the
+challenger cancels. An *open* challenge has no destination: the first two people to open
+its links take the seats, and the game starts when both are taken. A challenge nobody
+answers expires after ``challenge_expire_minutes``.
+
+Every status change is one conditional UPDATE (``... WHERE status = 'created'``): of an
+accept and a cancel racing, exactly one wins, on SQLite and PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any, Protocol
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.accounts.service import AccountService
+from app.botapi.streams import SIDE, load_players
+from app.challenges.lichess import DECLINE_REASONS, challenge_json
+from app.challenges.terms import Terms
+from app.core.config import Settings
+from app.core.errors import ServiceError
+from app.db.models import Challenge, Game, Player
+from app.domain.enums import ChallengeStatus, GameStatus
+from app.games import GameService, Identity, NewGame
+from app.lobby import seekrange
+from app.ratings.reading import at_start
+from app.realtime.hub import LocalHub
+from app.realtime.messages import PlayerLine, player_channel
+
+log = logging.getLogger(__name__)
+
+
+def rated_needs_account() -> ServiceError:
+    return ServiceError("challenge.rated_needs_account", "only accounts can play rated games", 403)
+
+
+class RematchAnswers(Protocol):
+    """Who answers a challenge that is a rematch offer (app/rematch/service.py)."""
+
+    async def accept(self, who: Identity, game_id: str) -> Game: ...
+
+    async def decline(self, who: Identity, game_id: str, reason: str = "generic") -> None: ...
+
+
+class ChallengeService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        games: GameService,
+        accounts: AccountService,
+        hub: LocalHub,
+        settings: Settings,
+    ) -> None:
+        self.sessions = sessions
+        self.games = games
+        self.accounts = accounts
+        self.hub = hub
+        self.settings = settings
+        self.rematches: RematchAnswers | None = None
+
+    # ---- reading -------------------------------------------------------------------------
+    def _cutoff(self) -> int:
+        return self.games.now() - int(self.settings.challenge_expire_minutes * 60_000)
+
+    async def get(self, challenge_id: str) -> Challenge:
+        async with self.sessions() as session:
+            found = await session.get(Challenge, challenge_id)
+        if found is None:
+            raise ServiceError("challenge.not_found", f"no challenge {challenge_id!r}", 404)
+        # (A rematch offer lives as long as its offer stands: app/rematch/service.py.)
+        if (
+            found.status == ChallengeStatus.CREATED
+            and found.rematch_of is None
+            and found.created_ms < self._cutoff()
+        ):
+            await self._set_status(found.id, ChallengeStatus.EXPIRED)
+            return await self.get(challenge_id)
+        return found
+
+    async def pending(self, player_id: str) -> tuple[list[Challenge], list[Challenge]]:
+        """The player's challenges waiting for an answer: (received, sent), oldest first."""
+        async with self.sessions() as session:
+            rows = (
+                await session.execute(
+                    select(Challenge)
+                    .where(
+                        Challenge.status == ChallengeStatus.CREATED,
+                        or_(
+                            Challenge.created_ms >= self._cutoff(),
+                            Challenge.rematch_of.is_not(None),
+                        ),
+                        or_(Challenge.dest_id == player_id, Challenge.challenger_id == player_id),
+                    )
+                    .order_by(Challenge.created_ms, Challenge.id)
+                )
+            ).scalars()
+            found = list(rows)
+        received = [c for c in found if c.dest_id == player_id]
+        sent = [c for c in found if c.challenger_id == player_id and c.dest_id != player_id]
+        return received, sent
+
+    async def to_json(
+        self, challenge: Challenge, base_url: str, direction: str | None = None
+    ) -> dict[str, Any]:
+        players = await load_players(
+            self.sessions,
+            (
+                challenge.challenger_id,
+                challenge.dest_id,
+                challenge.open_white_id,
+                challenge.open_black_id,
+            ),
+        )
+        return challenge_json(challenge, players, base_url, direction)
+
+    # ---- creating ------------------------------------------------------------------------
+    async def _new_id(self) -> str:
+        """8 characters (48 bits) that are neither a challenge's nor a game's id yet: the
+        challenge's id becomes its game's."""
+        while True:
+            candidate = secrets.token_urlsafe(6)
+            async with self.sessions() as session:
+                challenge = await session.get(Challenge, candidate)
+                game = await session.get(Game, candidate)
+            if challenge is None and game is None:
+                return candidate
+
+    async def create(
+        self, challenger: Identity, username: str, terms: Terms, base_url: str
+    ) -> Challenge:
+        terms = terms.checked()
+        dest = await self.accounts.by_username(username) if len(username) <= 40 else None
+        if dest is None or dest.username is None:
+            raise ServiceError("user.not_found", f"no player {username!r}", 404)
+        if dest.id == challenger.id:
+            raise ServiceError("challenge.self", "you cannot challenge yourself")
+        await self.require_account(challenger, terms)
+        challenge = await self._insert(challenger, dest.id, terms)
+        await self.announce(challenge, "challenge", base_url)
+        return challenge
+
+    async def create_open(
+        self, creator: Identity, terms: Terms, name: str | None = None
+    ) -> Challenge:
+        terms = terms.checked()
+        await self.require_account(creator, terms)
+        return await self._insert(creator, None, terms, name)
+
+    async def require_account(self, who: Identity, terms: Terms) -> None:
+        """A rated game is proposed, and played, by accounts only."""
+        if terms.rated and not await self._is_account(who.id):
+            raise rated_needs_account()
+
+    async def _is_account(self, player_id: str) -> bool:
+        async with self.sessions() as session:
+            player = await session.get(Player, player_id)
+        return player is not None and player.username is not None
+
+    async def _insert(
+        self, challenger: Identity, dest_id: str | None, terms: Terms, name: str | None = None
+    ) -> Challenge:
+        await self.games.ensure_player(challenger)
+        now = self.games.now()
+        challenge = Challenge(
+            id=await self._new_id(),
+            challenger_id=challenger.id,
+            dest_id=dest_id,
+            variant=terms.variant,
+            rules=terms.rules,
+            clock_limit=terms.limit,
+            clock_increment=None if terms.limit is None else terms.increment,
+            clock_byoyomi=terms.byoyomi or None,
+            clock_periods=terms.periods or None,
+            days=terms.days,
+            color=terms.color,
+            final_color=None,
+            rated=terms.rated,
+            status=ChallengeStatus.CREATED,
+            decline_reason=None,
+            open_white_id=None,
+            open_black_id=None,
+            created_ms=now,
+            updated_ms=now,
+            initial_fen=terms.fen,
+            name=name,
+        )
+        async with self.sessions() as session, session.begin():
+            session.add(challenge)
+        return challenge
+
+    async def announce(self, challenge: Challenge, kind: str, base_url: str) -> None:
+        """Tell both players' event streams (lichess sends the challenger a copy too)."""
+        data = {"type": kind, "challenge": await self.to_json(challenge, base_url)}
+        for player_id in {challenge.challenger_id, challenge.dest_id}:
+            if player_id is not None:
+                await self.hub.publish(player_channel(player_id), PlayerLine(player_id, data))
+
+    # ---- answering -----------------------------------------------------------------------
+    async def _set_status(self, challenge_id: str, status: str, **values: Any) -> bool:
+        """Move a waiting challenge to ``status``; False if it was no longer waiting."""
+        async with self.sessions() as session, session.begin():
+            result = await session.execute(
+                update(Challenge)
+                .where(Challenge.id == challenge_id, Challenge.status == ChallengeStatus.CREATED)
+                .values(status=status, updated_ms=self.games.now(), **values)
+            )
+            return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _not_pending(challenge: Challenge) -> ServiceError:
+        return ServiceError(
+            "challenge.not_pending",
+            f"this challenge is {challenge.status}, no longer waiting for an answer",
+            409,
+            challengeStatus=challenge.status,
+        )
+
+    async def _changed(self, challenge_id: str, status: str, **values: Any) -> Challenge:
+        if not await self._set_status(challenge_id, status, **values):
+            raise self._not_pending(await self.get(challenge_id))
+        return await self.get(challenge_id)
+
+    async def accept(self, who: Identity, challenge_id: str, color: str | None = None) -> Challenge:
+        challenge = await self.get(challenge_id)
+        if challenge.rematch_of is not None and self.rematches is not None:
+            self._rematch_answer(who, challenge, "accept")
+            await self.rematches.accept(who, challenge.rematch_of)
+            return await self.get(challenge_id)
+        if challenge.dest_id is None:
+            return await self._take_open_seat(who, challenge, color)
+        if challenge.dest_id != who.id:
+            raise ServiceError(
+                "challenge.not_yours", "only the challenged player can accept this challenge", 403
+            )
+        if challenge.status != ChallengeStatus.CREATED:
+            raise self._not_pending(challenge)
+        final = challenge.color
+        if final == "random":
+            final = secrets.choice(("white", "black"))
+        challenger = await self._identity(challenge.challenger_id)
+        first, second = (challenger, who) if final == "white" else (who, challenger)
+        if not await self._start(challenge, first, second, challenger, final_color=final):
+            raise self._not_pending(await self.get(challenge.id))
+        return await self.get(challenge.id)
+
+    def _rematch_answer(self, who: Identity, challenge: Challenge, verb: str) -> None:
+        if challenge.dest_id != who.id:
+            raise ServiceError(
+                "challenge.not_yours", f"only the challenged player can {verb} this challenge", 403
+            )
+        if challenge.status != ChallengeStatus.CREATED:
+            raise self._not_pending(challenge)
+
+    async def settle_rematch(
+        self, challenge_id: str, status: ChallengeStatus, base_url: str, reason: str = "generic"
+    ) -> None:
+        """A rematch offer was declined, withdrawn or lapsed: its challenge (if it has one,
+        still waiting) too, told to both event streams."""
+        values = {"decline_reason": reason} if status == ChallengeStatus.DECLINED else {}
+        if not await self._set_status(challenge_id, status, **values):
+            return
+        kind = "challengeDeclined" if status == ChallengeStatus.DECLINED else "challengeCanceled"
+        await self.announce(await self.get(challenge_id), kind, base_url)
+
+    async def _identity(self, player_id: str) -> Identity:
+        async with self.sessions() as session:
+            player = await session.get(Player, player_id)
+        return Identity(player_id, player.name if player is not None else "?")
+
+    async def _start(
+        self,
+        challenge: Challenge,
+        first: Identity,
+        second: Identity,
+        creator: Identity,
+        **accepted: Any,
+    ) -> bool:
+        """Accept the waiting challenge and create its game, in one transaction: False (and
+        nothing written) if the challenge was no longer waiting."""
+
+        async def claim(session: AsyncSession) -> bool:
+            result = await session.execute(
+                update(Challenge)
+                .where(Challenge.id == challenge.id, Challenge.status == ChallengeStatus.CREATED)
+                .values(status=ChallengeStatus.ACCEPTED, updated_ms=self.games.now(), **accepted)
+            )
+            return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+        game = await self.games.create_started(
+            challenge.id,
+            first,
+            second,
+            creator,
+            variant=challenge.variant,
+            rules=dict(challenge.rules),
+            clock_ms=None if challenge.clock_limit is None else challenge.clock_limit * 1000,
+            increment_ms=(challenge.clock_increment or 0) * 1000,
+            initial_fen=challenge.initial_fen,
+            rated=challenge.rated,
+            claim=claim,
+            byoyomi_ms=None if challenge.clock_byoyomi is None else challenge.clock_byoyomi * 1000,
+            periods=challenge.clock_periods,
+            days=challenge.days,
+        )
+        return game is not None
+
+    async def _take_open_seat(
+        self, who: Identity, challenge: Challenge, color: str | None
+    ) -> Challenge:
+        if color is not None and color not in ("white", "black"):
+            raise ServiceError("request.invalid", "color must be white or black")
+        if who.id in (challenge.open_white_id, challenge.open_black_id):
+            # Already seated: opening the link again takes nothing, but starts the game if
+            # both seats are held and an earlier start failed.
+            return await self._start_when_full(challenge)
+        if challenge.status != ChallengeStatus.CREATED:
+            raise self._not_pending(challenge)
+        if challenge.rated and not await self._is_account(who.id):
+            raise rated_needs_account()
+        free = [
+            c
+            for c, holder in (
+                ("white", challenge.open_white_id),
+                ("black", challenge.open_black_id),
+            )
+            if holder is None
+        ]
+        if color is None:
+            color = secrets.choice(free) if free else "white"
+        column, other_column = (
+            (Challenge.open_white_id, Challenge.open_black_id)
+            if color == "white"
+            else (Challenge.open_black_id, Challenge.open_white_id)
+        )
+        await self.games.ensure_player(who)
+        # One conditional UPDATE: the seat is free AND the other one is not ours. The check
+        # above read an older row: the same player opening both links at once passed it
+        # twice. On PostgreSQL the second UPDATE waits for the first's row lock, then checks
+        # its WHERE again on the row the first wrote; SQLite runs them one after the other.
+        # The table's CHECK (open_white_id <> open_black_id) refuses it whatever the code
+        # (answered 409 request.conflict).
+        async with self.sessions() as session, session.begin():
+            result = await session.execute(
+                update(Challenge)
+                .where(
+                    Challenge.id == challenge.id,
+                    Challenge.status == ChallengeStatus.CREATED,
+                    column.is_(None),
+                    or_(other_column.is_(None), other_column != who.id),
+                )
+                .values({column: who.id, "updated_ms": self.games.now()})
+            )
+            took = result.rowcount == 1  # type: ignore[attr-defined]
+        if not took:
+            latest = await self.get(challenge.id)
+            if who.id in (latest.open_white_id, latest.open_black_id):
+                # Seated meanwhile by this player's other request: as opening a link again.
+                return await self._start_when_full(latest)
+            raise ServiceError(
+                "challenge.seat_taken", f"the {color} seat of this challenge is taken", 409
+            )
+        return await self._start_when_full(await self.get(challenge.id))
+
+    async def _start_when_full(self, challenge: Challenge) -> Challenge:
+        """Both seats of a waiting open challenge held: exactly one request (the one that
+        flips the status) creates the game."""
+        if (
+            challenge.status == ChallengeStatus.CREATED
+            and challenge.open_white_id
+            and challenge.open_black_id
+        ):
+            white = await self._identity(challenge.open_white_id)
+            black = await self._identity(challenge.open_black_id)
+            await self._start(challenge, white, black, white)  # False: another request did
+            challenge = await self.get(challenge.id)
+        return challenge
+
+    async def decline(
+        self, who: Identity, challenge_id: str, reason: str | None, base_url: str
+    ) -> Challenge:
+        reason = reason or "generic"
+        if reason not in DECLINE_REASONS:
+            raise ServiceError(
+                "request.invalid",
+                f"unknown decline reason {reason!r} (reasons: {', '.join(DECLINE_REASONS)})",
+            )
+        challenge = await self.get(challenge_id)
+        if challenge.rematch_of is not None and self.rematches is not None:
+            self._rematch_answer(who, challenge, "decline")
+            await self.rematches.decline(who, challenge.rematch_of, reason)
+            return await self.get(challenge_id)
+        if challenge.dest_id is None or challenge.dest_id != who.id:
+            raise ServiceError(
+                "challenge.not_yours", "only the challenged player can decline this challenge", 403
+            )
+        challenge = await self._changed(
+            challenge.id, ChallengeStatus.DECLINED, decline_reason=reason
+        )
+        await self.announce(challenge, "challengeDeclined", base_url)
+        return challenge
+
+    async def cancel(self, who: Identity, challenge_id: str, base_url: str) -> Challenge:
+        challenge = await self.get(challenge_id)
+        if challenge.challenger_id != who.id:
+            raise ServiceError(
+                "challenge.not_yours", "only the challenger can cancel this challenge", 403
+            )
+        if challenge.rematch_of is not None and self.rematches is not None:
+            if challenge.status != ChallengeStatus.CREATED:
+                raise self._not_pending(challenge)
+            await self.rematches.decline(who, challenge.rematch_of)  # a withdrawal
+            return await self.get(challenge_id)
+        challenge = await self._changed(challenge.id, ChallengeStatus.CANCELED)
+        await self.announce(challenge, "challengeCanceled", base_url)
+        return challenge
+
+    # ---- seeks ---------------------------------------------------------------------------
+    async def pair(
+        self, who: Identity, terms: Terms, rating_range: tuple[int, int] | None = None
+    ) -> Game | None:
+        """Take the seat of the oldest compatible open public game, if there is one: one
+        whose range accepts this player and whose creator is within ``rating_range``."""
+        await self.require_account(who, terms)
+        clock_ms = terms.clock_ms
+        conditions = [
+            Game.status == GameStatus.CREATED,
+            Game.public.is_(True),
+            Game.variant == terms.variant,
+            Game.creator_id != who.id,
+            Game.initial_fen.is_(None) if terms.fen is None else Game.initial_fen == terms.fen,
+            Game.rated == terms.rated,
+        ]
+        if clock_ms is None:
+            conditions.append(Game.clock_initial_ms.is_(None))
+        else:
+            conditions.append(Game.clock_initial_ms == clock_ms)
+            conditions.append(Game.clock_increment_ms == terms.increment * 1000)
+        if terms.byoyomi:
+            conditions.append(Game.clock_byoyomi_ms == terms.byoyomi * 1000)
+            conditions.append(Game.clock_periods == terms.periods)
+        else:
+            conditions.append(Game.clock_byoyomi_ms.is_(None))
+        if terms.days is None:
+            conditions.append(Game.days.is_(None))
+        else:
+            conditions.append(Game.days == terms.days)
+        if terms.color != "random":
+            # The seat left must surely be the colour asked for.
+            conditions.append(Game.creator_color.not_in(("random", SIDE[terms.color])))
+        async with self.sessions() as session:
+            stmt = select(Game).where(*conditions).order_by(Game.created_ms, Game.id).limit(50)
+            candidates = list((await session.execute(stmt)).scalars())
+        ratings = await at_start(
+            self.sessions,
+            terms.variant,
+            [who.id, *(g.creator_id for g in candidates)],
+            self.games.now(),
+        )
+        for game in candidates:
+            if dict(game.rules) != terms.rules:
+                continue  # rules are JSON: compared here (50 open games of one clock is plenty)
+            if not seekrange.accepts(game, ratings.get(who.id)):
+                continue  # its range excludes this player
+            if not seekrange.within(rating_range, ratings.get(game.creator_id)):
+                continue  # its creator is outside this player's range
+            try:
+                return await self.games.join(who, game_id=game.id)
+            except ServiceError as exc:
+                if exc.code != "game.seat_taken":
+                    raise
+                continue  # taken meanwhile by someone else: try the next
+        return None
+
+    async def seek(
+        self, who: Identity, terms: Terms, rating_range: tuple[int, int] | None = None
+    ) -> Game:
+        """A public open game in the lobby, waiting for an opponent (nothing to pair with)."""
+        await self.require_account(who, terms)
+        color = "random" if terms.color == "random" else SIDE[terms.color]
+        return await self.games.create(
+            who,
+            NewGame(
+                variant=terms.variant,
+                rules=terms.rules,
+                minutes=None if terms.limit is None else terms.limit / 60,
+                increment=terms.increment,
+                color=color,
+                public=True,
+                initial_fen=terms.fen,
+                rated=terms.rated,
+                byoyomi=terms.byoyomi,
+                periods=terms.periods,
+                days=terms.days,
+                rating_range=rating_range,
+            ),
+        )

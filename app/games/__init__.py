@@ -1,0 +1,43 @@
+"""Games: their rules and positions (rules.py), the changes (transitions.py), the storage
+pipeline (pipeline.py), the state sent to clients (state.py), many-game reads (queries.py),
+the rows of new games (newgames.py), and the service that ties them together (service.py)."""
+
+from app.domain.enums import ENDED, GameStatus
+from app.domain.players import Identity
+from app.games.newgames import NewGame, too_many_open
+from app.games.rules import (
+    has_moved,
+    initial_text,
+    opening_side,
+    rules_of,
+    start_of,
+)
+from app.games.service import GameService, now_ms
+from app.games.timecontrol import (
+    MAX_CLOCK_MINUTES,
+    MAX_INCREMENT_SECONDS,
+    MIN_CLOCK_SECONDS,
+    clock_ms_of,
+)
+from app.realtime.messages import LOBBY_CHANNEL, game_channel
+
+__all__ = [
+    "ENDED",
+    "LOBBY_CHANNEL",
+    "MAX_CLOCK_MINUTES",
+    "MAX_INCREMENT_SECONDS",
+    "MIN_CLOCK_SECONDS",
+    "GameService",
+    "GameStatus",
+    "Identity",
+    "NewGame",
+    "clock_ms_of",
+    "game_channel",
+    "has_moved",
+    "initial_text",
+    "now_ms",
+    "opening_side",
+    "rules_of",
+    "start_of",
+    "too_many_open",
+]

@@ -1,0 +1,104 @@
+"""The app's services in one container, and FastAPI dependencies (Annotated aliases)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import APIKeyCookie
+from starlette.requests import HTTPConnection
+
+from app.accounts.service import AccountService
+from app.botapi.streams import EventStreams, GameEvents
+from app.challenges.service import ChallengeService
+from app.chat.service import Chat
+from app.core.config import Settings
+from app.games import GameService, Identity
+from app.games.timekeeper import Timekeeper
+from app.http.identity import COOKIE, Identities
+from app.limits.api import ApiLimits
+from app.limits.quotas import OpenGamesPerAddress, SocketsPerAddress
+from app.lobby.feed import LobbyFeed
+from app.lobby.seeks import SeekKeeper
+from app.matchmaking.service import PoolService
+from app.realtime.attendance import Attendance
+from app.realtime.follow import Followers, GameStarts
+from app.realtime.hub import LocalHub
+from app.realtime.presence import Presence
+from app.realtime.presencefeed import PresenceFeed
+from app.rematch.service import Rematches
+
+
+@dataclass
+class Services:
+    settings: Settings
+    hub: LocalHub
+    games: GameService
+    presence: Presence
+    identities: Identities
+    timekeeper: Timekeeper
+    lobby: LobbyFeed
+    accounts: AccountService
+    # The bot API (docs/api.md).
+    challenges: ChallengeService
+    game_events: GameEvents
+    # Every page of a player follows them to their new game (docs/protocol.md, gameStart).
+    game_starts: GameStarts
+    followers: Followers
+    # A seek lives while its creator has a socket open (docs/decisions.md).
+    attendance: Attendance
+    seeks: SeekKeeper
+    event_streams: EventStreams
+    limits: ApiLimits
+    # Caps per IP address (issue #10): open WebSockets, public games waiting.
+    sockets: SocketsPerAddress
+    open_games: OpenGamesPerAddress
+    chat: Chat
+    # Presence told to the sockets (coalesced) and carried across instances.
+    crowd: PresenceFeed
+    # Quick pairing: the pools' entries and pairing rounds (app/matchmaking/service.py).
+    pools: PoolService
+    # Rematches of finished games (app/rematch/service.py).
+    rematches: Rematches
+
+
+def get_services(conn: HTTPConnection) -> Services:
+    """The services of the app instance this request or socket reached: its lifespan's state
+    (``request.app`` is the routes' app, shared by every instance: app/http/site.py)."""
+    services: Services = conn.state.services
+    return services
+
+
+def get_identity(request: HTTPConnection) -> Identity:
+    """The visitor's identity; the middleware has given one to every request."""
+    who: Identity = request.state.identity
+    return who
+
+
+# The dependencies are ``async`` only so that FastAPI calls them on the event loop: it runs a
+# plain ``def`` dependency in a worker thread, a thread hop on every request that uses it.
+async def services_dependency(conn: HTTPConnection) -> Services:
+    return get_services(conn)
+
+
+# Declares the browser's identity cookie in /openapi.json; the identity middleware reads it
+# (app/http/visitor.py) and gives a new identity to a visitor without a valid one.
+player_cookie = APIKeyCookie(
+    name=COOKIE,
+    scheme_name="PlayerCookie",
+    auto_error=False,
+    description="the browser's identity, signed by the server; set on the first visit",
+)
+
+
+async def identity_dependency(
+    request: Request, _cookie: Annotated[str | None, Depends(player_cookie)] = None
+) -> Identity:
+    return get_identity(request)
+
+
+ServicesDep = Annotated[Services, Depends(services_dependency)]
+CurrentPlayer = Annotated[Identity, Depends(identity_dependency)]
+
+__all__ = ["COOKIE", "CurrentPlayer", "Services", "ServicesDep", "get_identity", "player_cookie"]

@@ -1,0 +1,59 @@
+"""The error shapes every route answers with: a ServiceError's code (and Retry-After), 409
+``request.conflict``, 400 ``request.invalid``, 404 ``not_found`` and 405 with its Allow."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import IntegrityError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.core.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(ServiceError, service_error)  # type: ignore[arg-type]
+    app.add_exception_handler(IntegrityError, conflict)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
+
+
+async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+    # Every 429 says when to come back, in the body and in the standard header.
+    wait = exc.retry_after()
+    headers = None if wait is None else {"Retry-After": str(wait)}
+    return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
+
+
+async def conflict(request: Request, exc: IntegrityError) -> JSONResponse:
+    # A database constraint refused a write (a duplicate key, a CHECK): the code checks
+    # first, so this is a request that raced another one. It changed nothing.
+    log.warning("%s %s refused by the database: %s", request.method, request.url.path, exc.orig)
+    return JSONResponse(
+        {
+            "error": "this request conflicts with another made at the same time; try again",
+            "code": "request.conflict",
+        },
+        status_code=409,
+    )
+
+
+async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+    return JSONResponse(
+        {"error": f"invalid request: {problems}", "code": "request.invalid"}, status_code=400
+    )
+
+
+async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    codes = {404: "not_found", 405: "method.not_allowed"}
+    return JSONResponse(
+        {"error": str(exc.detail), "code": codes.get(exc.status_code, "http.error")},
+        status_code=exc.status_code,
+        headers=exc.headers,  # a 405's Allow: the methods the route has
+    )

@@ -1,0 +1,33 @@
+"""The pages about players: a profile (``/@/{username}``, lichess's address), the
+leaderboard (``/leaderboard``) and "my games" (``/games``). Each is a static page whose
+module reads the public API; a profile of no account is answered 404 (the same page, which
+then says so), so a mistyped name is not a page that exists."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+
+from app.http.deps import ServicesDep
+from app.web.assets import STATIC
+
+MAX_USERNAME = 20
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/@/{username}")
+async def profile(username: str, services: ServicesDep) -> Response:
+    found = await services.accounts.by_username(username) if len(username) <= MAX_USERNAME else None
+    status = 200 if found is not None and found.username is not None else 404
+    return STATIC.page("profile.html", status_code=status)
+
+
+@router.get("/leaderboard")
+async def leaderboard() -> Response:
+    return STATIC.page("leaderboard.html")
+
+
+@router.get("/games")
+async def my_games() -> Response:
+    return STATIC.page("games.html")
