@@ -1,0 +1,521 @@
+// The board view (chessground's separation): it knows no rules. It draws a position
+// string, highlights what the host says is reachable (`dests`, built from the server's
+// legal moves) and reports intents: a move from an origin (a square, `C*` for a drop from
+// hand, `*` for a placement) to a square, or the square picked among `pick`.
+//
+//   const board = new Board(el, { variant, orientation, onMove, onPick, hands, announce });
+//   board.set({ fen, lastMove, dests, selectable, pick, pending, orientation, check });
+//
+// Mouse, touch (click-click or drag) and keyboard (roving focus: arrows, Enter/Space,
+// Escape) all end in the same intents. `diagram: true` draws a still picture (rules pages):
+// no buttons, one image label, and `marks` to highlight squares.
+
+import { html, render } from "../lib/html.js";
+import { t } from "../i18n/i18n.js";
+import { parsePosition, sideOf, squareName } from "./position.js";
+import { pieceSvg } from "./pieces.js";
+import { pieceName, pieceStrength, playerWord, specialSquares, variantName } from "../lib/variant.js";
+
+const MARKS = [
+  "selected", "dest", "capture", "last", "removed", "jumped", "line", "pick", "check", "pending",
+  "blocked", "premove",
+];
+const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+let boards = 0;
+
+export class Board {
+  constructor(element, options = {}) {
+    const { variant, orientation = "first", onMove, onPick, hands, diagram = false } = options;
+    this.el = element;
+    this.variant = variant;
+    this.onMove = onMove || (() => {});
+    this.onPick = onPick || (() => {});
+    this.announce = options.announce || (() => {});
+    this.diagram = diagram;
+    this.label = options.label || null;
+    this.coords = options.coords !== false;
+    this.showHands = options.showHands !== false;
+    // Hands drawn in the host's containers (the player bars), else above and below the board.
+    this.handSlots = hands || null;
+    this.special = specialSquares(variant);
+    this.id = ++boards;
+    this.state = {
+      fen: variant.start,
+      orientation,
+      lastMove: [],
+      removed: null,
+      dests: {},
+      selectable: null,
+      pick: null,
+      pending: [],
+      pieceSet: "animals",
+      check: null,
+      marks: {},
+    };
+    this.selected = null;
+    this.focusSquare = null; // the square holding the board's one tab stop
+    this.position = parsePosition(variant, this.state.fen);
+    const looks = ["board-view", `family-${variant.family || variant.id}`, `variant-${variant.id}`];
+    for (const el of this.containers()) {
+      el.classList.add(...(el === this.el ? looks : []));
+      // The cell size follows the board's shape (site.css): hands and board share it.
+      el.style.setProperty("--files", variant.board.files);
+      el.style.setProperty("--ranks", variant.board.ranks);
+    }
+    if (diagram) this.el.classList.add("diagram");
+    if (!diagram) {
+      for (const el of this.containers()) {
+        el.addEventListener("click", (event) => this.click(event));
+        el.addEventListener("pointerdown", (event) => this.pointerDown(event));
+        el.addEventListener("keydown", (event) => this.keyDown(event));
+        el.addEventListener("focusin", (event) => this.focusIn(event));
+      }
+    }
+    this.drag = null;
+    this.render();
+  }
+
+  containers() {
+    const slots = this.handSlots ? [this.handSlots.top, this.handSlots.bottom] : [];
+    return [this.el, ...slots.filter(Boolean)];
+  }
+
+  set(changes) {
+    if ("fen" in changes && changes.fen !== this.state.fen) {
+      this.position = parsePosition(this.variant, changes.fen);
+      this.selected = null;
+    }
+    Object.assign(this.state, changes);
+    if (this.selected && !this.state.dests[this.selected]) this.selected = null;
+    this.render();
+  }
+
+  flip() {
+    this.set({ orientation: this.state.orientation === "first" ? "second" : "first" });
+  }
+
+  get orientation() {
+    return this.state.orientation;
+  }
+
+  pieceLabel(token) {
+    return pieceName(this.variant, token, this.state.pieceSet);
+  }
+
+  // ---- intents ----------------------------------------------------------------------------
+  click(event) {
+    if (this.suppressClick) {
+      // The click that ends a drag: the drop has been handled already.
+      this.suppressClick = false;
+      return;
+    }
+    const square = event.target.closest("[data-square]");
+    const hand = event.target.closest("[data-hand]");
+    if (square) this.clickSquare(square.dataset.square);
+    else if (hand) this.clickHand(hand.dataset.side, hand.dataset.hand);
+  }
+
+  clickSquare(sq) {
+    const { dests, pick } = this.state;
+    this.focusSquare = sq;
+    if (pick) {
+      this.onPick(pick.includes(sq) ? sq : null);
+      return;
+    }
+    if (this.selected && (dests[this.selected] || []).includes(sq)) {
+      const origin = this.selected;
+      this.selected = null;
+      this.render();
+      this.onMove(origin, sq);
+      return;
+    }
+    if (this.state.selectable && dests[sq]) {
+      this.selected = this.selected === sq ? null : sq;
+      this.render();
+      const token = this.position.board.get(sq);
+      if (this.selected && token) {
+        this.announce(t("board.pickedUp", { piece: this.pieceLabel(token), sq }));
+      } else if (!this.selected) this.announce(t("board.cancelled"));
+      return;
+    }
+    // An empty square that only a placement reaches: place at once, no need to pick the hand.
+    if (!this.selected && this.state.selectable && (dests["*"] || []).includes(sq)) {
+      this.onMove("*", sq);
+      return;
+    }
+    if (this.selected) {
+      this.selected = null;
+      this.render();
+      this.announce(t("board.cancelled"));
+    }
+  }
+
+  handKey(letter) {
+    return this.variant.family === "stones" ? "*" : `${letter}*`;
+  }
+
+  clickHand(side, letter) {
+    if (this.state.pick) {
+      this.onPick(null);
+      return;
+    }
+    const key = this.handKey(letter);
+    if (side !== this.state.selectable || !this.state.dests[key]) return;
+    this.selected = this.selected === key ? null : key;
+    this.render();
+    if (this.selected) {
+      const token = side === "first" ? letter : letter.toLowerCase();
+      this.announce(t("board.pickedHand", { piece: this.pieceLabel(token) }));
+    } else this.announce(t("board.cancelled"));
+  }
+
+  cancel() {
+    if (this.state.pick) {
+      this.onPick(null);
+      return true;
+    }
+    if (this.selected) {
+      this.selected = null;
+      this.render();
+      this.announce(t("board.cancelled"));
+      return true;
+    }
+    return false;
+  }
+
+  // ---- keyboard: one tab stop on the board, arrows move it, hands above and below ---------
+  focusIn(event) {
+    const square = event.target.closest && event.target.closest("[data-square]");
+    if (!square || square.dataset.square === this.focusSquare) return;
+    this.focusSquare = square.dataset.square;
+    for (const el of this.el.querySelectorAll("[data-square]")) {
+      el.tabIndex = el === square ? 0 : -1;
+    }
+  }
+
+  keyDown(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === "Escape") {
+      if (this.cancel()) event.preventDefault();
+      return;
+    }
+    const square = event.target.closest("[data-square]");
+    const hand = event.target.closest("[data-hand]");
+    let next = null;
+    if (square) next = this.squareKey(square.dataset.square, event.key);
+    else if (hand) next = this.handKeyNav(hand, event.key);
+    if (next) {
+      event.preventDefault();
+      next.focus();
+    }
+  }
+
+  squareKey(name, key) {
+    const rows = this.squaresInView();
+    const cells = rows.flat();
+    const here = cells.find((c) => c.name === name);
+    if (!here) return null;
+    let row = here.row;
+    let col = here.col;
+    if (ARROWS[key]) {
+      row += ARROWS[key][0];
+      col += ARROWS[key][1];
+    } else if (key === "Home") col = 0;
+    else if (key === "End") col = rows[0].length - 1;
+    else return null;
+    if (row < 0) return this.handButton("top");
+    if (row >= rows.length) return this.handButton("bottom");
+    if (col < 0 || col >= rows[0].length) return null;
+    return this.el.querySelector(`[data-square="${rows[row][col].name}"]`);
+  }
+
+  handKeyNav(hand, key) {
+    const box = hand.closest(".hand");
+    const items = [...box.querySelectorAll("[data-hand]")];
+    const i = items.indexOf(hand);
+    const top = box.classList.contains("hand-top");
+    if (key === "ArrowLeft") return items[i - 1] || null;
+    if (key === "ArrowRight") return items[i + 1] || null;
+    if ((key === "ArrowDown" && top) || (key === "ArrowUp" && !top)) {
+      return this.el.querySelector('[data-square][tabindex="0"]');
+    }
+    return null;
+  }
+
+  handButton(where) {
+    const root = this.handSlots ? this.handSlots[where] : this.el;
+    if (!root) return null;
+    const items = [...root.querySelectorAll(`.hand-${where} [data-hand]`)];
+    return items.find((el) => el.classList.contains("movable")) || items[0] || null;
+  }
+
+  // ---- dragging (pointer events: mouse, pen and touch alike) ---------------------------------
+  originKey(target) {
+    const square = target.closest("[data-square]");
+    const hand = target.closest("[data-hand]");
+    const { selectable, dests, pick } = this.state;
+    if (!selectable || pick) return null;
+    if (square && dests[square.dataset.square]) return square.dataset.square;
+    if (hand && hand.dataset.side === selectable) {
+      const key = this.handKey(hand.dataset.hand);
+      if (dests[key]) return key;
+    }
+    return null;
+  }
+
+  pointerDown(event) {
+    if (event.button !== 0 && event.pointerType === "mouse") return;
+    const key = this.originKey(event.target);
+    if (!key) return;
+    const from = event.target.closest("[data-square], [data-hand]");
+    const piece = from.querySelector(".piece");
+    if (!piece) return;
+    const cell = this.el.querySelector(".sq");
+    const size = (cell || from).getBoundingClientRect().width;
+    this.drag = { key, x: event.clientX, y: event.clientY, started: false, piece, size, ghost: null };
+    const move = (e) => this.pointerMove(e);
+    const up = (e) => {
+      document.removeEventListener("pointermove", move);
+      document.removeEventListener("pointerup", up);
+      document.removeEventListener("pointercancel", up);
+      this.pointerUp(e);
+    };
+    document.addEventListener("pointermove", move);
+    document.addEventListener("pointerup", up);
+    document.addEventListener("pointercancel", up);
+  }
+
+  pointerMove(event) {
+    const d = this.drag;
+    if (!d) return;
+    if (!d.started) {
+      if (Math.hypot(event.clientX - d.x, event.clientY - d.y) < 6) return;
+      d.started = true;
+      this.selected = d.key;
+      const ghost = document.createElement("div");
+      ghost.className = `drag-ghost ${[...this.el.classList].join(" ")}`;
+      ghost.style.setProperty("--cell", `${d.size}px`);
+      ghost.style.width = ghost.style.height = `${d.size}px`;
+      ghost.innerHTML = d.piece.outerHTML; // markup this view wrote itself
+      document.body.append(ghost);
+      d.ghost = ghost;
+      this.render();
+      this.el.classList.add("dragging");
+    }
+    event.preventDefault();
+    d.ghost.style.transform = `translate(${event.clientX - d.size / 2}px, ${event.clientY - d.size / 2}px)`;
+    const over = document.elementFromPoint(event.clientX, event.clientY);
+    const sq = over && over.closest && over.closest("[data-square]");
+    for (const el of this.el.querySelectorAll(".sq.drag-over")) el.classList.remove("drag-over");
+    if (sq && (this.state.dests[d.key] || []).includes(sq.dataset.square)) sq.classList.add("drag-over");
+  }
+
+  pointerUp(event) {
+    const d = this.drag;
+    this.drag = null;
+    if (!d || !d.started) return;
+    d.ghost.remove();
+    this.el.classList.remove("dragging");
+    this.suppressClick = true;
+    setTimeout(() => (this.suppressClick = false), 0);
+    const over = document.elementFromPoint(event.clientX, event.clientY);
+    const sq = over && over.closest && over.closest("[data-square]");
+    const target = sq && this.el.contains(sq) ? sq.dataset.square : null;
+    if (target && (this.state.dests[d.key] || []).includes(target)) {
+      this.selected = null;
+      this.focusSquare = target;
+      this.render();
+      this.onMove(d.key, target);
+      return;
+    }
+    // Dropped elsewhere: the piece stays selected, so a click can still finish the move.
+    this.render();
+  }
+
+  // ---- drawing ----------------------------------------------------------------------------
+  squaresInView() {
+    const { files, ranks } = this.variant.board;
+    const flipped = this.state.orientation === "second";
+    const rows = [];
+    for (let row = 0; row < ranks; row++) {
+      const cells = [];
+      for (let col = 0; col < files; col++) {
+        const file = flipped ? files - 1 - col : col;
+        const rank = flipped ? row : ranks - 1 - row;
+        cells.push({ file, rank, name: squareName(file, rank), row, col });
+      }
+      rows.push(cells);
+    }
+    return rows;
+  }
+
+  pieceMarkup(token) {
+    const side = sideOf(token);
+    const family = this.variant.family;
+    if (family === "stones") {
+      return html`<span class="piece stone side-${side}" aria-hidden="true"></span>`;
+    }
+    const promoted = token.startsWith("+");
+    const letter = token.replace("+", "").toUpperCase();
+    // Pieces face their owner, as over a real board: the far side's are turned round,
+    // picture, letter and movement dots alike.
+    const turned = side !== this.state.orientation;
+    const strength = pieceStrength(this.variant, token);
+    const art = pieceSvg(this.variant, token, this.state.pieceSet, turned);
+    return html`<span
+      class="piece side-${side}${promoted ? " promoted" : ""}${turned ? " turned" : ""}${
+        String(art) ? " has-art" : ""}"
+      aria-hidden="true"
+      title="${this.pieceLabel(token)}"
+      >${art}<span class="letter">${letter}</span>${strength !== null
+        ? html`<span class="strength">${strength}</span>`
+        : ""}</span
+    >`;
+  }
+
+  defaultFocus(rows) {
+    const { selectable, dests } = this.state;
+    const bottomFirst = rows.slice().reverse().flat();
+    if (this.selected && !this.selected.includes("*")) return this.selected;
+    const movable = selectable && bottomFirst.find((c) => dests[c.name]);
+    return (movable || bottomFirst[0]).name;
+  }
+
+  cellMarkup(cell, lastRow) {
+    const { name } = cell;
+    const token = this.position.board.get(name);
+    const st = this.state;
+    const targets = this.selected ? st.dests[this.selected] || [] : [];
+    const special = this.special.get(name);
+    const classes = ["sq"];
+    const words = [];
+    if (token) {
+      words.push(t("board.piece", {
+        sq: name,
+        owner: playerWord(sideOf(token)),
+        piece: this.pieceLabel(token).toLowerCase(),
+      }));
+    } else words.push(name);
+    if (special) {
+      classes.push(...special.classes);
+      words.push(...special.words.map((w) => w()));
+    }
+    const marks = new Set((st.marks && st.marks[name]) || []);
+    if (st.lastMove.includes(name)) marks.add("last");
+    if (st.removed === name) marks.add("removed");
+    if (st.pending.includes(name)) marks.add("pending");
+    if (this.selected === name) marks.add("selected");
+    if (targets.includes(name)) marks.add("dest");
+    if (st.pick && st.pick.includes(name)) marks.add("pick");
+    if (st.check === name) marks.add("check");
+    for (const mark of MARKS) if (marks.has(mark)) classes.push(mark);
+    if (marks.has("dest") && token) classes.push("capture");
+    if (marks.has("check")) words.push(t("board.check"));
+    if (marks.has("last")) words.push(t("board.lastMove"));
+    if (marks.has("jumped")) words.push(t("board.jumped"));
+    if (marks.has("line")) words.push(t("board.line"));
+    if (marks.has("selected")) words.push(t("board.selected"));
+    if (marks.has("dest")) words.push(t("board.dest"));
+    if (marks.has("pick")) words.push(t("board.pick"));
+    if (marks.has("premove")) words.push(t("board.premove"));
+    if (st.selectable && st.dests[name]) classes.push("movable");
+    const coords = [];
+    if (this.coords && cell.row === lastRow) coords.push(html`<span class="coord file">${name[0]}</span>`);
+    if (this.coords && cell.col === 0) coords.push(html`<span class="coord rank">${name.slice(1)}</span>`);
+    const piece = token ? this.pieceMarkup(token) : "";
+    if (this.diagram) {
+      return html`<span class="${classes.join(" ")}" data-square="${name}">${coords}${piece}</span>`;
+    }
+    const tabindex = name === this.focusSquare ? "0" : "-1";
+    return html`<button type="button" class="${classes.join(" ")}" data-square="${name}"
+      tabindex="${tabindex}" aria-label="${words.join(", ")}">${coords}${piece}</button>`;
+  }
+
+  handMarkup(side, where) {
+    const family = this.variant.family;
+    if (!this.showHands || (family !== "shogi" && family !== "stones")) return "";
+    const st = this.state;
+    const pieces = this.position.hands[side] || [];
+    const order = this.variant.hand_order || ["S"];
+    const owner = playerWord(side);
+    const items = order
+      .map((letter) => pieces.find((p) => p.letter === letter))
+      .filter((p) => p && (p.count > 0 || family === "stones"))
+      .map((p) => {
+        const key = this.handKey(p.letter);
+        const token = side === "first" ? p.letter : p.letter.toLowerCase();
+        const usable = st.selectable === side && st.dests[key] && p.count > 0;
+        const label = t("board.handPiece", { owner, piece: this.pieceLabel(token).toLowerCase(), n: p.count });
+        const inner = html`${this.pieceMarkup(token)}<span class="count" data-n="${p.count}">${p.count}</span>`;
+        if (this.diagram) {
+          const marked = ((st.marks && st.marks[key]) || []).includes("selected") && side === "first";
+          return html`<span class="hand-piece${marked ? " selected" : ""}" data-hand="${p.letter}"
+            data-side="${side}">${inner}</span>`;
+        }
+        return html`<button type="button"
+          class="hand-piece${usable ? " movable" : ""}${this.selected === key ? " selected" : ""}"
+          data-hand="${p.letter}" data-side="${side}" aria-label="${label}"
+          ${usable ? "" : html`aria-disabled="true"`}>${inner}</button>`;
+      });
+    return html`<div class="hand hand-${where} side-${side}" role="group"
+      aria-label="${t("board.hand", { owner })}">${items}</div>`;
+  }
+
+  render() {
+    const { ranks } = this.variant.board;
+    const st = this.state;
+    const top = st.orientation === "first" ? "second" : "first";
+    const rows = this.squaresInView();
+    if (!this.diagram && !rows.flat().some((c) => c.name === this.focusSquare)) {
+      this.focusSquare = null;
+    }
+    const focusName = this.focusSquare || this.defaultFocus(rows);
+    const saved = this.focusSquare;
+    this.focusSquare = focusName;
+    const refocus = this.focusedKey();
+    const cells = rows.flat().map((cell) => this.cellMarkup(cell, ranks - 1));
+    this.focusSquare = saved;
+    const help = `board-help-${this.id}`;
+    const boardLabel = this.label || t("board.label", {
+      game: variantName(this.variant),
+      side: playerWord(st.orientation),
+    });
+    const grid = this.diagram
+      ? html`<div class="board" role="img" aria-label="${boardLabel}">${cells}</div>`
+      : html`<div class="board${st.pick ? " picking" : ""}" role="group" aria-label="${boardLabel}"
+          aria-describedby="${help}">${cells}</div><p id="${help}" class="visually-hidden">${t("board.help")}</p>`;
+    if (this.handSlots) {
+      render(this.el, grid);
+      if (this.handSlots.top) render(this.handSlots.top, html`${this.handMarkup(top, "top")}`);
+      if (this.handSlots.bottom) {
+        render(this.handSlots.bottom, html`${this.handMarkup(st.orientation, "bottom")}`);
+      }
+    } else {
+      render(this.el, html`${this.handMarkup(top, "top")}${grid}${this.handMarkup(st.orientation, "bottom")}`);
+    }
+    this.restoreFocus(refocus);
+  }
+
+  // What had the keyboard focus before a redraw, to give it back to the new element.
+  focusedKey() {
+    const active = document.activeElement;
+    if (!active || !this.containers().some((el) => el.contains(active))) return null;
+    if (active.dataset.square) return `[data-square="${active.dataset.square}"]`;
+    if (active.dataset.hand) return `[data-hand="${active.dataset.hand}"][data-side="${active.dataset.side}"]`;
+    return null;
+  }
+
+  restoreFocus(selector) {
+    if (!selector) return;
+    for (const root of this.containers()) {
+      const el = root.querySelector(selector);
+      if (el) {
+        el.focus({ preventScroll: true });
+        return;
+      }
+    }
+    // The hand piece is gone (its last one was dropped): the board takes the focus.
+    const square = this.el.querySelector('[data-square][tabindex="0"]');
+    if (square) square.focus({ preventScroll: true });
+  }
+}

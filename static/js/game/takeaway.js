@@ -1,0 +1,21 @@
+// A finished game's record to take away (the game page): "Download the record" saves
+// GET /game/export/{id} as kodama-<game>-<id>.txt, "Analyse" opens it on the analysis board.
+
+import { html, render } from "../lib/html.js";
+import { t } from "../i18n/i18n.js";
+
+export function renderTakeaway(box, game) {
+  if (!game || !game.result) {
+    box.hidden = true;
+    render(box, html``);
+    return;
+  }
+  const id = encodeURIComponent(game.id);
+  box.hidden = false;
+  render(
+    box,
+    html`<a class="button" href="/game/export/${id}" download="kodama-${game.variant}-${game.id}.txt"
+        data-record="download">${t("record.download")}</a>
+      <a class="button" href="/analysis?game=${id}" data-record="analyse">${t("record.analyse")}</a>`,
+  );
+}

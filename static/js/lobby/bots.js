@@ -1,0 +1,190 @@
+// "Play the computer": one button per online bot account (GET /api/bot/online, NDJSON).
+// A click challenges it with the lobby form's choices (lichess's challenge API, see
+// ../shared/API.md), then asks every half second until the bot answers: accepted opens
+// the game (the challenge id is the game id), declined shows its reason.
+
+import { api } from "../site/api.js";
+import { html, render } from "../lib/html.js";
+import { errorText, t } from "../i18n/i18n.js";
+import { goToGame } from "../site/site.js";
+import { challengeTime } from "./timecontrol.js";
+import { variantName } from "../lib/variant.js";
+
+const POLL_MS = 500;
+// The lobby's sides in the challenge API's colours: white moves first.
+const COLORS = { first: "white", second: "black", random: "random" };
+// The server's own opponents, weakest first (app/services/builtin.py LEVELS): listed in
+// that order with a line on how each plays; any other bot after them, by name.
+const BUILTIN = ["kodama-random", "kodama-easy", "kodama-medium", "kodama-hard"];
+
+function strengthOrder(a, b) {
+  const rank = (bot) => (BUILTIN.includes(bot.username) ? BUILTIN.indexOf(bot.username) : BUILTIN.length);
+  return rank(a) - rank(b) || a.username.localeCompare(b.username);
+}
+
+export class BotPanel {
+  // choices(): the lobby form's {variant, rules, clock, color} or null; selected(): its game.
+  constructor(section, { variants, choices, selected }) {
+    this.section = section;
+    this.list = section.querySelector("#bot-list");
+    this.status = section.querySelector("#bot-status");
+    this.variants = variants;
+    this.choices = choices;
+    this.selected = selected;
+    this.bots = [];
+    this.pending = null; // {id, name, timer} while a challenge waits for its answer
+    this.message = null; // [key, values, isError] shown under the buttons
+    this.list.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-bot]");
+      if (button && !button.disabled) this.challenge(button.dataset.bot);
+    });
+    this.status.addEventListener("click", (event) => {
+      if (event.target.closest("[data-bot-cancel]")) this.cancel();
+    });
+  }
+
+  async load() {
+    try {
+      const lines = await api.botsOnline();
+      this.bots = lines.filter(
+        (b) => b && typeof b.username === "string" && b.bot && Array.isArray(b.bot.games),
+      ).sort(strengthOrder);
+    } catch {
+      this.bots = []; // no bot service here (yet): the section stays hidden
+    }
+    this.render();
+  }
+
+  gameName(id) {
+    const variant = this.variants.find((v) => v.id === id);
+    return variant ? variantName(variant) : id;
+  }
+
+  render() {
+    this.section.hidden = this.bots.length === 0;
+    if (!this.bots.length) return;
+    const game = this.selected();
+    render(
+      this.list,
+      html`${this.bots.map((b) => {
+        const plays = game && b.bot.games.includes(game.id);
+        const games = b.bot.games.map((id) => this.gameName(id)).join(", ");
+        const why = plays ? t("bots.play", { name: b.username }) : t("bots.notThisGame", {
+          name: b.username, game: game ? variantName(game) : "",
+        });
+        return html`<button type="button" class="bot" data-bot="${b.username}" title="${why}"
+          ${plays && !this.pending ? "" : html`disabled`}>
+          <span class="bot-name"><span class="bot-title">${b.title || "BOT"}</span> ${b.username}</span>
+          <span class="bot-games">${BUILTIN.includes(b.username)
+            ? t(`bots.about.${b.username}`)
+            : t("bots.plays", { games })}</span></button>`;
+      })}`,
+    );
+    this.renderStatus();
+  }
+
+  say(key, values = {}, isError = false) {
+    this.message = [key, values, isError];
+    this.renderStatus();
+  }
+
+  renderStatus() {
+    if (!this.message) {
+      render(this.status, html``);
+      return;
+    }
+    const [key, values, isError] = this.message;
+    render(
+      this.status,
+      html`<p class="${isError ? "error" : "note"}">${t(key, values)}${this.pending
+        ? html` <button type="button" data-bot-cancel>${t("bots.cancel")}</button>`
+        : ""}</p>`,
+    );
+  }
+
+  async challenge(username) {
+    const chosen = this.choices();
+    if (!chosen || this.pending) return;
+    const body = {
+      variant: chosen.variant.id,
+      rules: chosen.rules,
+      color: COLORS[chosen.color] || "random",
+    };
+    Object.assign(body, challengeTime(chosen));
+    const pending = { id: null, name: username, timer: null };
+    this.pending = pending;
+    this.render();
+    this.say("bots.sending", { name: username });
+    try {
+      const made = await api.challenge(username, body);
+      if (this.pending !== pending) {
+        // Cancelled while the challenge was on its way: withdraw it now that it has an id.
+        api.challengeCancel(made.id).catch(() => {});
+        return;
+      }
+      pending.id = made.id;
+      this.follow(made);
+    } catch (err) {
+      if (this.pending === pending) this.finish("bots.failed", { error: errorText(err) }, true);
+    }
+  }
+
+  // One answer about the challenge: go on waiting, or stop.
+  follow(challenge) {
+    const name = this.pending.name;
+    const status = challenge.status;
+    if (status === "accepted") {
+      goToGame(challenge.id);
+      return;
+    }
+    if (status === "declined") {
+      const reason = challenge.declineReason;
+      if (reason) this.finish("bots.declined", { name, reason }, true);
+      else this.finish("bots.declinedNoReason", { name }, true);
+      return;
+    }
+    if (status === "canceled") {
+      this.finish("bots.canceled", {}, true);
+      return;
+    }
+    this.say("bots.waiting", { name });
+    this.pending.timer = setTimeout(() => this.poll(), POLL_MS);
+  }
+
+  async poll() {
+    const pending = this.pending;
+    if (!pending) return;
+    try {
+      const challenge = await api.challengeShow(pending.id);
+      if (this.pending === pending) this.follow(challenge);
+    } catch (err) {
+      if (this.pending !== pending) return;
+      if (err.code === "network.error") {
+        pending.timer = setTimeout(() => this.poll(), POLL_MS * 4); // the server may be back soon
+      } else {
+        this.finish("bots.failed", { error: errorText(err) }, true);
+      }
+    }
+  }
+
+  async cancel() {
+    const pending = this.pending;
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.finish("bots.canceled", {}, false);
+    if (pending.id) {
+      try {
+        await api.challengeCancel(pending.id);
+      } catch {
+        /* already answered or gone: nothing left to cancel */
+      }
+    }
+  }
+
+  finish(key, values, isError) {
+    if (this.pending) clearTimeout(this.pending.timer);
+    this.pending = null;
+    this.message = [key, values, isError];
+    this.render();
+  }
+}

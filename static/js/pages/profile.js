@@ -1,0 +1,163 @@
+// A player's profile (/@/{username}): ratings per game (provisional marked "?"), a rating
+// history chart per game (chart.js, with its numbers as a table), the game counts and the
+// recent games with their rating changes. Every number comes from the public API:
+// GET /api/user/{username}, /rating-history and /api/games/user/{username}.
+
+import { ApiError, api, request, requestLines } from "../site/api.js";
+import { dayText, pointDate, ratingChart, ratingTable } from "../players/chart.js";
+import { onLanguage, setupChrome } from "../site/chrome.js";
+import { gameList } from "../players/gamelist.js";
+import { html, render } from "../lib/html.js";
+import { errorText, getLang, t } from "../i18n/i18n.js";
+import { diffClass, diffText, ratingMark } from "../players/ratings.js";
+import { variantName } from "../lib/variant.js";
+
+const $ = (id) => document.getElementById(id);
+const username = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const RECENT = 20;
+
+// What was read, kept to draw the page again in the other language.
+const data = { user: null, history: [], games: [], variants: [], missing: false };
+
+function say(text) {
+  $("message").textContent = text;
+  $("message").hidden = !text;
+}
+
+function drawMissing() {
+  document.title = t("title.noPlayer");
+  $("name").textContent = t("profile.notFound");
+  render(
+    $("about"),
+    html`<p>${t("profile.notFoundText", { name: username })}</p>
+      <p><a href="/leaderboard">${t("profile.toLeaderboard")}</a></p>`,
+  );
+  $("profile").hidden = true;
+}
+
+function drawAbout(user) {
+  const date = new Intl.DateTimeFormat(getLang(), { dateStyle: "long" }).format(new Date(user.createdAt));
+  const title = user.title ? html` <span class="bot-title">${user.title}</span>` : "";
+  render($("name"), html`${user.username}${title}`);
+  document.title = t("title.profile", { name: user.username });
+  const count = user.count;
+  render(
+    $("about"),
+    html`${user.title === "BOT" ? html`<p>${t("profile.bot")}</p>` : ""}
+      <p class="note">${t("profile.since", { date })}</p>
+      <p id="record">${t("profile.record", count)}</p>
+      ${user.playing ? html`<p><a href="${user.playing}">${t("profile.playingNow")}</a></p>` : ""}`,
+  );
+}
+
+function drawRatings(user) {
+  const rows = data.variants.filter((v) => user.perfs && user.perfs[v.id]);
+  if (!rows.length) {
+    render($("ratings"), html`<p class="note">${t("profile.noRated")}</p>`);
+    return;
+  }
+  render(
+    $("ratings"),
+    html`<table class="perfs">
+      <thead><tr><th scope="col">${t("profile.game")}</th><th scope="col" class="num">${t("profile.rating")}</th>
+        <th scope="col" class="num">${t("profile.games")}</th><th scope="col" class="num">${t("profile.progress")}</th></tr></thead>
+      <tbody>${rows.map((v) => {
+        const perf = user.perfs[v.id];
+        return html`<tr data-perf="${v.id}"><th scope="row">${variantName(v)}</th>
+          <td class="num" data-rating>${ratingMark(perf.rating, perf.prov)}</td>
+          <td class="num" data-games>${perf.games}</td>
+          <td class="num"><span class="diff ${diffClass(perf.prog)}">${diffText(perf.prog)}</span></td></tr>`;
+      })}</tbody>
+    </table>`,
+  );
+}
+
+function chartDesc(points) {
+  const ratings = points.map((p) => p[3]);
+  const locale = getLang();
+  return t("profile.chartDesc", {
+    days: points.length,
+    from: dayText(pointDate(points[0]), locale),
+    to: dayText(pointDate(points[points.length - 1]), locale),
+    first: ratings[0],
+    last: ratings[ratings.length - 1],
+    low: Math.min(...ratings),
+    high: Math.max(...ratings),
+  });
+}
+
+// One figure per game played rated: rating-history lists the games in /api/variants' order.
+function drawHistory() {
+  const locale = getLang();
+  const shown = data.history
+    .map((entry, i) => ({ variant: data.variants[i], points: entry.points }))
+    .filter((entry) => entry.variant && entry.points.length);
+  if (!shown.length) {
+    render($("history"), html`<p class="note">${t("profile.noRated")}</p>`);
+    return;
+  }
+  render(
+    $("history"),
+    html`${shown.map(({ variant, points }) => {
+      const game = variantName(variant);
+      return html`<figure class="history" data-history="${variant.id}">
+        <figcaption><h3>${game}</h3></figcaption>
+        ${ratingChart(points, {
+          id: `chart-${variant.id}`,
+          title: t("profile.chartTitle", { game }),
+          desc: chartDesc(points),
+          locale,
+        })}
+        <details><summary>${t("profile.numbers")}</summary>${ratingTable(points, {
+          caption: t("profile.tableCaption", { game }),
+          dateHeading: t("list.date"),
+          ratingHeading: t("profile.rating"),
+          locale,
+        })}</details>
+      </figure>`;
+    })}`,
+  );
+}
+
+function drawRecent() {
+  render($("recent"), gameList(data.games, data.user.id, data.variants, t("profile.recent")));
+}
+
+function draw() {
+  if (data.missing) {
+    drawMissing();
+    return;
+  }
+  if (!data.user) return;
+  drawAbout(data.user);
+  drawRatings(data.user);
+  drawHistory();
+  drawRecent();
+  $("profile").hidden = false;
+}
+
+async function load() {
+  const name = encodeURIComponent(username);
+  try {
+    data.variants = await api.variants();
+    data.user = await request(`/api/user/${name}`);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) data.missing = true;
+    else say(t("profile.cannotLoad", { error: errorText(err) }));
+    draw();
+    return;
+  }
+  try {
+    [data.history, data.games] = await Promise.all([
+      request(`/api/user/${name}/rating-history`),
+      requestLines(`/api/games/user/${name}?max=${RECENT}&moves=false&ongoing=true`),
+    ]);
+  } catch (err) {
+    say(t("profile.cannotLoad", { error: errorText(err) }));
+  }
+  draw();
+}
+
+setupChrome();
+onLanguage(draw);
+load();

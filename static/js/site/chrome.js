@@ -1,0 +1,55 @@
+// The header every page shares: the links (rules, account) and the EN/FR switch. The
+// switch remembers the choice (i18n.js) and asks the page to draw itself again. Every page
+// also follows its player to a new game (site.js): a page without a socket of its own (the
+// lobby's, a game's) opens the site socket for that.
+
+import { html, render } from "../lib/html.js";
+import { LANGS, LANG_NAMES, getLang, setLang, translatePage } from "../i18n/i18n.js";
+import { openSiteSocket } from "./site.js";
+
+const listeners = [];
+
+// Runs `redraw` after every language change; translates the static markup at once.
+export function onLanguage(redraw) {
+  listeners.push(redraw);
+}
+
+function drawSwitch(box) {
+  const current = getLang();
+  render(
+    box,
+    html`${LANGS.map(
+      (l) => html`<button type="button" data-lang="${l}" lang="${l}" title="${LANG_NAMES[l]}"
+        aria-label="${LANG_NAMES[l]}" aria-pressed="${l === current ? "true" : "false"}">${l.toUpperCase()}</button>`,
+    )}`,
+  );
+}
+
+function markCurrentLink() {
+  const path = location.pathname;
+  for (const a of document.querySelectorAll("header.site nav a")) {
+    const href = a.getAttribute("href");
+    const here = href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`);
+    if (here) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
+
+// `ownSocket`: the page has a socket that says gameStart itself (the lobby, a game page).
+export function setupChrome({ ownSocket = false } = {}) {
+  if (!ownSocket) openSiteSocket();
+  const box = document.querySelector("header.site .lang-switch");
+  translatePage();
+  markCurrentLink();
+  if (!box) return;
+  drawSwitch(box);
+  box.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-lang]");
+    if (!button || button.dataset.lang === getLang()) return;
+    setLang(button.dataset.lang);
+    drawSwitch(box);
+    box.querySelector(`[data-lang="${getLang()}"]`).focus();
+    translatePage();
+    for (const redraw of listeners) redraw();
+  });
+}
