@@ -1,0 +1,2 @@
+"""The database: its tables (models.py), the engine and sessions (engine.py), and the move
+pipeline's raw row store, one per backend (gamerows/)."""

@@ -24,7 +24,7 @@ class CompiledStatements(MutableMapping[Any, Any]):
     SQLAlchemy keys a compiled statement by the dialect *object* that compiled it, and each
     engine has its own, so a new engine compiles every statement again. A server has one
     engine, but a process can make many: the tests make an app (an engine) per test
-    (docs/decisions.md, "Statements are compiled once per process"). Every engine here comes
+    (docs/decisions/compiled-statements.md). Every engine here comes
     from :func:`make_engine`, whose dialects differ only by what they learn from the server
     when they first connect, so a statement is keyed by the dialect's class and that: the
     server's version, the parameter style. SQLAlchemy reads and writes the cache with
@@ -71,7 +71,7 @@ def make_engine(url: str) -> AsyncEngine:
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": 30}
     else:
-        # The move pipeline has connections of its own (app/db/gamerows.py): this pool serves
+        # The move pipeline has connections of its own (app/db/gamerows/): this pool serves
         # the rest (pages, the API, sockets' first state), where a pre-ping's round trip is
         # cheap insurance against connections the server closed. At most 15 per instance,
         # with the pipeline's 16 and the hub's 2: three instances within PostgreSQL's

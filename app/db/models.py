@@ -116,7 +116,8 @@ class Game(Base):
     # hidden from the lobby (None: shown). Cancelled past the grace (app/lobby/seeks.py).
     seek_away_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
     # A seek's rating range: the joiner's rating in this game must be within it (an
-    # anonymous joiner counts as 1500; docs/decisions.md). None: anyone (migration 0013).
+    # anonymous joiner counts as 1500; docs/decisions/seek-rating-range.md). None: anyone
+    # (migration 0013).
     rating_min: Mapped[int | None] = mapped_column(Integer, default=None)
     rating_max: Mapped[int | None] = mapped_column(Integer, default=None)
     # A finished game's rematch (app/rematch/service.py; migration 0014): who offers one
@@ -125,7 +126,7 @@ class Game(Base):
     rematch_offer: Mapped[str | None] = mapped_column(String(8), default=None)
     rematch_id: Mapped[str | None] = mapped_column(String(12), default=None)
 
-    # The move pipeline never writes games through the ORM: app/db/gamerows.py updates a game
+    # The move pipeline never writes games through the ORM: app/db/gamerows/ updates a game
     # only if every column still holds what was read (compare-and-set). Should an ORM UPDATE of
     # a game ever be written, the version column makes it say "WHERE ply = <the ply read>",
     # so one that lost a race fails (StaleDataError) instead of overwriting.

@@ -1,13 +1,13 @@
-"""Rematches (docs/decisions.md, "Rematch"): after a game ends either player offers one, the
+"""Rematches (docs/decisions/rematch.md): after a game ends either player offers one, the
 opponent accepts or declines, the maker may withdraw; accepted, a new game with the same
 game, rules, clock, public flag and rated-ness, colours swapped, is created in ONE
 transaction with the answer.
 
 The changes are transitions of the finished game's row (games/rematching.py). An offer, a
 decline and a lapse go through the move pipeline; an accept is written by the transaction
-that inserts the new game (its claim: a conditional UPDATE of the old row, so that of two
-accepts racing, on one instance or two, exactly one creates the game; the new game's id,
-reserved with the offer, is its primary key besides).
+that inserts the new game (its claim: the game rows' conditional UPDATE of the old row,
+``save_in``, so that of two accepts racing, on one instance or two, exactly one creates the
+game; the new game's id, reserved with the offer, is its primary key besides).
 
 An offer to an account is also a challenge with the new game's id (``rematch_of``): a bot,
 or a person on the board API, sees it on ``/api/stream/event`` and answers it as any
@@ -27,13 +27,14 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Table, delete, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.challenges.service import ChallengeService
 from app.core.config import Settings
 from app.core.errors import ServiceError
 from app.core.time import Clock, every
+from app.db.gamerows import Stored, snapshot, to_game
 from app.db.models import Challenge, Game, Player
 from app.domain.enums import ChallengeStatus, RematchLapse, Side
 from app.domain.events import (
@@ -54,7 +55,6 @@ log = logging.getLogger(__name__)
 
 ACTIONS = ("offer", "accept", "decline")
 COLOR = {Side.FIRST: "white", Side.SECOND: "black"}
-_GAMES: Table = Game.__table__  # type: ignore[assignment]
 
 
 @dataclass
@@ -90,7 +90,6 @@ class Rematches:
         self._tasks: set[asyncio.Task[None]] = set()
         self._runner: asyncio.Task[None] | None = None
         self._lapsing: asyncio.Task[None] | None = None
-        games.listeners.append(self._heard)
         challenges.rematches = self
 
     # ---- the players' answers ----------------------------------------------------------
@@ -111,7 +110,7 @@ class Rematches:
 
     async def offer(self, who: Identity, game_id: str) -> None:
         """Offer a rematch; the opponent's standing offer is accepted instead."""
-        game = await self.games.get(game_id)
+        game = await self.games.reads.get(game_id)
         side = rematching.rematch_seat(game, who)
         if game.rematch_offer == side.other:
             await self.accept(who, game_id)
@@ -122,7 +121,7 @@ class Rematches:
         assert opponent_id is not None
         new_id = await self._new_id()
         challenge = await self._challenge(game, new_id, who.id, opponent_id, side.other)
-        game = await self.games.change(
+        game = await self.games.changes.run(
             game_id, lambda g, now: rematching.offer(g, now, who, new_id)
         )
         if game.rematch_id != new_id:  # another offer stood by the time ours was written
@@ -140,12 +139,13 @@ class Rematches:
     async def accept(self, who: Identity, game_id: str) -> Game:
         """Accept the opponent's offer: the new game, created with the answer."""
         for _attempt in range(3):
-            async with self.games.pipeline.serial(game_id):
-                game = await self.games.get(game_id)
+            async with self.games.changes.outside(game_id) as tell:
+                stored = await self.games.pipeline.load(game_id)
+                game = to_game(stored.row)
                 events = rematching.accept(game, self.games.now(), who)
-                created = await self._create(game, events)
+                created = await self._create(game, stored, events)
                 if created is not None:
-                    await self.games.tell(game, events)
+                    await tell(game, events)
                     self._watched.pop(game_id, None)
                     return created
             # The offer changed between the read and the write: read it again (refused then).
@@ -179,15 +179,16 @@ class Rematches:
                 reason,
             )
 
-        await self.games.change(game_id, run, before_telling=end_challenge)
+        await self.games.changes.run(game_id, run, before_telling=end_challenge)
 
     # ---- the new game --------------------------------------------------------------------
-    async def _create(self, game: Game, events: Sequence[GameEvent]) -> Game | None:
-        """Insert the rematch of ``game`` (whose accept made ``events``) in the transaction
-        that writes the accept; None (nothing written) if the offer changed meanwhile."""
+    async def _create(self, game: Game, stored: Stored, events: Sequence[GameEvent]) -> Game | None:
+        """Insert the rematch of ``game`` (read as ``stored``, whose accept made ``events``)
+        in the transaction that writes the accept through the game rows (``save_in``); None
+        (nothing written) if the row changed meanwhile."""
         accepted = next(e for e in events if isinstance(e, RematchAccepted))
         maker = accepted.by.other
-        seats = await self.games.players(game)
+        seats = await self.games.reads.players(game)
         first_seat, second_seat = seats["second"], seats["first"]  # colours swapped
         assert first_seat is not None and second_seat is not None
         first = Identity(first_seat["id"], first_seat["name"])
@@ -195,17 +196,10 @@ class Rematches:
         creator = second if maker == Side.FIRST else first  # the maker, in their new seat
         now = self.games.now()
 
+        pipeline = self.games.pipeline
+
         async def claim(session: AsyncSession) -> bool:
-            written = await session.execute(
-                update(_GAMES)
-                .where(
-                    _GAMES.c.id == game.id,
-                    _GAMES.c.rematch_offer == maker,
-                    _GAMES.c.rematch_id == accepted.game,
-                )
-                .values(rematch_offer=None)
-            )
-            if written.rowcount != 1:  # type: ignore[attr-defined]
+            if not await pipeline.rows.save_in(session, stored, snapshot(game)):
                 return False
             await session.execute(
                 update(Challenge)
@@ -218,23 +212,28 @@ class Rematches:
             )
             return True
 
-        return await self.games.create_started(
-            accepted.game,
-            first,
-            second,
-            creator,
-            variant=game.variant,
-            rules=dict(game.rules),
-            clock_ms=game.clock_initial_ms,
-            increment_ms=game.clock_increment_ms or 0,
-            public=game.public,
-            initial_fen=game.initial_fen,
-            rated=bool(game.rated),
-            claim=claim,
-            byoyomi_ms=game.clock_byoyomi_ms,
-            periods=game.clock_periods,
-            days=game.days,
-        )
+        try:
+            return await self.games.setup.create_started(
+                accepted.game,
+                first,
+                second,
+                creator,
+                variant=game.variant,
+                rules=dict(game.rules),
+                clock_ms=game.clock_initial_ms,
+                increment_ms=game.clock_increment_ms or 0,
+                public=game.public,
+                initial_fen=game.initial_fen,
+                rated=bool(game.rated),
+                claim=claim,
+                byoyomi_ms=game.clock_byoyomi_ms,
+                periods=game.clock_periods,
+                days=game.days,
+            )
+        finally:
+            # Written or not, the cached row is no longer the stored one: the next change of
+            # the game reads it.
+            pipeline.cache.drop(game.id)
 
     async def _new_id(self) -> str:
         """A new game's id that is neither a game's nor a challenge's yet."""
@@ -298,7 +297,7 @@ class Rematches:
             )
 
     # ---- lapses ------------------------------------------------------------------------
-    def _heard(self, game: Game, events: Sequence[GameEvent]) -> None:
+    def heard(self, game: Game, events: Sequence[GameEvent]) -> None:
         """A listener of every committed change here: a started game lapses its players'
         offers; an offer made or ended elsewhere is watched or forgotten."""
         for event in events:

@@ -20,7 +20,7 @@ from app.domain.events import (
     RematchOffered,
 )
 from app.domain.players import Identity
-from app.games.transitions import seat_of
+from app.games.endings import seat_of
 
 Events = list[GameEvent]
 
