@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
-from app.botapi.streams import COLOR, STATUS_IDS, PlayerInfo, speed_of_game, variant_json
+from app.botapi.gamejson import COLOR, STATUS_IDS, PlayerInfo, speed_of_game, variant_json
 from app.db.models import Challenge, Game
 from app.domain.enums import ChallengeStatus
 from app.games import initial_text

@@ -8,47 +8,33 @@ until accepted. ``POST /api/challenge/ai`` challenges a built-in opponent, liche
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import math
-import time
-from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import Field
-from starlette.background import BackgroundTask
 
-from app.botapi.callers import board_player, limit
-from app.botapi.gamestream import detach
-from app.botapi.models import (
+from app.botapi.bodies import (
     AiChallengeIn,
     ChallengeIn,
-    ChallengeOut,
-    ChallengesOut,
     DeclineIn,
-    DoneOut,
-    GameJsonOut,
     OpenChallengeIn,
-    SeekIn,
-    SeekLine,
     UserChallengeIn,
 )
-from app.botapi.streams import KEEPALIVE, line, next_message
+from app.botapi.callers import limit
+from app.botapi.eventlines import ChallengeOut, ChallengesOut, GameJsonOut
+from app.botapi.models import DoneOut
 from app.builtin.service import AI_LEVELS, PREFIX
 from app.challenges.lichess import game_json
-from app.challenges.terms import MAX_LIMIT_SECONDS, Terms
+from app.challenges.terms import Terms
+from app.challenges.waiting import answer_of, kept_alive
 from app.core.errors import ServiceError
-from app.domain.enums import ChallengeStatus, GameStatus
-from app.games import ENDED, MIN_CLOCK_SECONDS, Identity
-from app.http.auth import Caller, caller, client_ip
+from app.domain.enums import ChallengeStatus
+from app.games import Identity
+from app.http.auth import Caller, caller
 from app.http.bodies import form_or_json, read_body
 from app.http.deps import Services, ServicesDep
-from app.http.responses import NDJSONResponse, base_url, errors, json_errors, ndjson
-from app.lobby import seekrange
-from app.matchmaking.boardseek import open_pool_seek, seek_pool, wait_in_pool
-from app.realtime.hub import CLOSING, RESYNC
-from app.realtime.messages import GameUpdate, game_channel, player_channel
+from app.http.responses import NDJSONResponse, base_url, errors
+from app.realtime.messages import player_channel
 
 router = APIRouter(prefix="/api", tags=["challenges"])
 Reader = Annotated[Caller, Depends(caller("challenge:read"))]
@@ -152,18 +138,11 @@ async def challenge_ai(who: Writer, services: ServicesDep, request: Request) -> 
             if exc.code == "user.not_found":  # the server makes its accounts as it starts
                 raise ai_unavailable(f"{username} is not there yet: try again shortly") from None
             raise
-        deadline = time.monotonic() + AI_ANSWER_SECONDS
-        while challenge.status == ChallengeStatus.CREATED and time.monotonic() < deadline:
-            # Woken by the acceptance's gameStart (or a decline) on the caller's channel;
-            # the stored status decides, so a missed message only costs a second.
-            text = await next_message(sub, min(1.0, max(0.0, deadline - time.monotonic())))
-            challenge = await services.challenges.get(challenge.id)
-            if text is CLOSING:
-                break  # the server is shutting down
-    if challenge.status == ChallengeStatus.CREATED:
-        with contextlib.suppress(ServiceError):  # accepted at the last moment: kept
-            await services.challenges.cancel(who.identity, challenge.id, base)
-        challenge = await services.challenges.get(challenge.id)
+        challenge = await answer_of(services.challenges, sub, challenge, AI_ANSWER_SECONDS)
+    if challenge.status == ChallengeStatus.CREATED and not await services.challenges.withdraw(
+        who.identity, challenge.id, base
+    ):
+        challenge = await services.challenges.get(challenge.id)  # accepted at the last moment
     if challenge.status == ChallengeStatus.DECLINED:
         raise ServiceError(
             "challenge.declined",
@@ -171,10 +150,10 @@ async def challenge_ai(who: Writer, services: ServicesDep, request: Request) -> 
             409,
             declineReason=challenge.decline_reason,
         )
-    if challenge.status != "accepted":
+    if challenge.status != ChallengeStatus.ACCEPTED:
         raise ai_unavailable(f"{username} did not answer: is it running?")
-    game = await services.games.get(challenge.id)
-    side = services.games.seat_of(game, who.identity.id) or "first"
+    game = await services.games.reads.get(challenge.id)
+    side = services.games.reads.seat_of(game, who.identity.id) or "first"
     return GameJsonOut.model_validate(game_json(game, side, "ai"))
 
 
@@ -208,50 +187,15 @@ async def create_challenge(
     challenge = await services.challenges.create(who.identity, username, terms, base)
     if body.keepAliveStream and acceptor is None:
         first = (await challenge_out(services, challenge, request)).model_dump(exclude_unset=True)
-        return NDJSONResponse(
-            kept_alive(services, who.identity, first, base),
-            background=BackgroundTask(cancel_if_waiting, services, who.identity, first["id"], base),
-        )
+        return NDJSONResponse(kept_alive(services, who.identity, first, base))
     if acceptor is None:
         return await challenge_out(services, challenge, request)
     challenge = await services.challenges.accept(acceptor, challenge.id)
     out = await challenge_out(services, challenge, request)
-    game = await services.games.get(challenge.id)
-    side = services.games.seat_of(game, who.identity.id) or "first"
+    game = await services.games.reads.get(challenge.id)
+    side = services.games.reads.seat_of(game, who.identity.id) or "first"
     out.game = GameJsonOut.model_validate(game_json(game, side, "friend"))
     return out
-
-
-async def kept_alive(
-    services: Services, who: Identity, first: dict[str, Any], base: str
-) -> AsyncIterator[bytes]:
-    """lichess's ``keepAliveStream``: the challenge, keep-alive lines while it waits, then
-    ``{"done": status}``. The challenger's event channel wakes it (a ``gameStart`` or a
-    decline); the stored status decides."""
-    keepalive = services.settings.keepalive_seconds
-    try:
-        async with services.hub.subscribe(player_channel(who.id)) as sub:
-            yield line(first)
-            status = (await services.challenges.get(first["id"])).status
-            while status == ChallengeStatus.CREATED:
-                text = await next_message(sub, keepalive)
-                if text is CLOSING:
-                    return  # the server is shutting down: the challenge is withdrawn
-                if text is None:
-                    yield KEEPALIVE
-                status = (await services.challenges.get(first["id"])).status
-            yield line({"done": status})
-    finally:
-        detach(cancel_if_waiting(services, who, first["id"], base))
-
-
-async def cancel_if_waiting(
-    services: Services, who: Identity, challenge_id: str, base: str
-) -> None:
-    """The challenger closed its kept-alive request: the challenge ends with it."""
-    with contextlib.suppress(ServiceError):  # answered (or cancelled) meanwhile
-        if (await services.challenges.get(challenge_id)).status == ChallengeStatus.CREATED:
-            await services.challenges.cancel(who, challenge_id, base)
 
 
 async def accepting_player(services: Services, username: str, token: str) -> Identity:
@@ -337,110 +281,3 @@ async def cancel_challenge(
     limit(services, "challenge", who, request)
     await services.challenges.cancel(who.identity, challenge_id, base_url(request))
     return DoneOut()
-
-
-# ---- seeks -----------------------------------------------------------------------------------
-@router.post(
-    "/board/seek",
-    response_class=NDJSONResponse,
-    responses={
-        **ndjson(SeekLine, "keep-alive lines, then the game's id once paired"),
-        **json_errors(409),  # game.too_many_open
-    },
-    openapi_extra=form_or_json(SeekIn),
-    summary="Seek an opponent",
-    tags=["board"],
-)
-async def seek(
-    who: Annotated[Caller, Depends(board_player)], services: ServicesDep, request: Request
-) -> NDJSONResponse:
-    """With a quick-pairing pool's game and clock (``GET /api/pools``; standard rules, its
-    own start, a random colour), waits in that pool (``rated``: an account's rated search,
-    ``ratingRange``: the opponents accepted) until a pairing round makes the game. Else
-    pairs at once with the oldest compatible public game of the lobby, or opens one there
-    (browsers see it too). The request stays open until then: one line ``{"id": gameId}``
-    and the end (both event streams get ``gameStart``). Closing the request withdraws the
-    seek."""
-    body = await read_body(request, SeekIn, lichess=True)
-    seconds = None
-    if body.time is not None:
-        # Rounded to whole seconds, then in range: under half a second rounds to no clock at
-        # all, and NaN or an infinity (Python's JSON reader takes them) cannot be rounded.
-        seconds = round(body.time * 60) if math.isfinite(body.time * 60) else 0
-        if not MIN_CLOCK_SECONDS <= seconds <= MAX_LIMIT_SECONDS:
-            raise ServiceError(
-                "clock.invalid",
-                f"time must make {MIN_CLOCK_SECONDS} to {MAX_LIMIT_SECONDS} seconds"
-                " (minutes, rounded to whole seconds)",
-            )
-    if body.time is not None and body.days is not None:
-        raise ServiceError("request.invalid", "give time and increment, or days, not both")
-    terms = Terms(
-        variant=body.variant,
-        rules=body.rules,
-        limit=seconds,
-        increment=body.increment,
-        days=body.days,
-        color=body.color,
-        rated=False,  # checked below: a pool's seek may be rated
-        fen=body.fen,
-        byoyomi=body.byoyomi,
-        periods=body.periods,
-    ).checked()
-    pool = seek_pool(terms)
-    if pool is not None:  # quick pairing: the request holds a pool entry until paired
-        limit(services, "challenge", who, request)
-        holder = await open_pool_seek(services, who.identity, pool, body.rated, body.ratingRange)
-        return NDJSONResponse(
-            wait_in_pool(services, holder), background=BackgroundTask(holder.close)
-        )
-    terms = dataclasses.replace(terms, rated=body.rated).checked()
-    limit(services, "challenge", who, request)
-    wanted = seekrange.parse(body.ratingRange)
-    paired = await services.challenges.pair(who.identity, terms, wanted)
-    if paired is not None:
-        return NDJSONResponse(one_line({"id": paired.id}))
-    address = client_ip(request)
-    await services.open_games.check(address)
-    game = await services.challenges.seek(who.identity, terms, wanted)
-    services.open_games.add(address, game.id)
-    return NDJSONResponse(
-        wait_for_opponent(services, who.identity, game.id),
-        background=BackgroundTask(withdraw, services, who.identity, game.id),
-    )
-
-
-async def one_line(data: dict[str, Any]) -> AsyncIterator[bytes]:
-    yield line(data)
-
-
-async def withdraw(services: Services, who: Identity, game_id: str) -> None:
-    """The seeker left: cancel the open game if nobody took its seat."""
-    with contextlib.suppress(ServiceError):
-        game = await services.games.get(game_id)
-        if game.status == GameStatus.CREATED:
-            await services.games.cancel(who, game_id)
-
-
-async def wait_for_opponent(
-    services: Services, who: Identity, game_id: str
-) -> AsyncIterator[bytes]:
-    keepalive = services.settings.keepalive_seconds
-    try:
-        async with services.hub.subscribe(game_channel(game_id)) as sub:
-            status = (await services.games.get(game_id)).status  # joined before we listened?
-            while status == GameStatus.CREATED:
-                text = await next_message(sub, keepalive)
-                if text is None:
-                    yield KEEPALIVE
-                    continue
-                if text is CLOSING:
-                    return  # the server is shutting down: the seek is withdrawn
-                if text is RESYNC:
-                    status = (await services.games.get(game_id)).status
-                elif isinstance(text, GameUpdate):
-                    status = text.live["status"]
-            if status not in ENDED:
-                yield line({"id": game_id})
-    finally:
-        detach(withdraw(services, who, game_id))

@@ -20,24 +20,20 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.accounts.service import AccountService
-from app.botapi.streams import SIDE, load_players
+from app.botapi.gamejson import load_players
+from app.challenges import openseats
 from app.challenges.lichess import DECLINE_REASONS, challenge_json
-from app.challenges.terms import Terms
+from app.challenges.terms import Terms, needs_account
 from app.core.config import Settings
 from app.core.errors import ServiceError
+from app.core.time import Clock
 from app.db.models import Challenge, Game, Player
-from app.domain.enums import ChallengeStatus, GameStatus
-from app.games import GameService, Identity, NewGame
-from app.lobby import seekrange
-from app.ratings.reading import at_start
+from app.domain.enums import ChallengeStatus
+from app.games import GameService, Identity
 from app.realtime.hub import LocalHub
 from app.realtime.messages import PlayerLine, player_channel
 
 log = logging.getLogger(__name__)
-
-
-def rated_needs_account() -> ServiceError:
-    return ServiceError("challenge.rated_needs_account", "only accounts can play rated games", 403)
 
 
 class RematchAnswers(Protocol):
@@ -56,12 +52,14 @@ class ChallengeService:
         accounts: AccountService,
         hub: LocalHub,
         settings: Settings,
+        clock: Clock,
     ) -> None:
         self.sessions = sessions
         self.games = games
         self.accounts = accounts
         self.hub = hub
         self.settings = settings
+        self.clock = clock  # what waits for an answer waits on (app/challenges/waiting.py)
         self.rematches: RematchAnswers | None = None
 
     # ---- reading -------------------------------------------------------------------------
@@ -154,10 +152,10 @@ class ChallengeService:
 
     async def require_account(self, who: Identity, terms: Terms) -> None:
         """A rated game is proposed, and played, by accounts only."""
-        if terms.rated and not await self._is_account(who.id):
-            raise rated_needs_account()
+        if terms.rated and not await self.is_account(who.id):
+            raise needs_account()
 
-    async def _is_account(self, player_id: str) -> bool:
+    async def is_account(self, player_id: str) -> bool:
         async with self.sessions() as session:
             player = await session.get(Player, player_id)
         return player is not None and player.username is not None
@@ -165,7 +163,7 @@ class ChallengeService:
     async def _insert(
         self, challenger: Identity, dest_id: str | None, terms: Terms, name: str | None = None
     ) -> Challenge:
-        await self.games.ensure_player(challenger)
+        await self.games.setup.ensure_player(challenger)
         now = self.games.now()
         challenge = Challenge(
             id=await self._new_id(),
@@ -213,7 +211,7 @@ class ChallengeService:
             return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
     @staticmethod
-    def _not_pending(challenge: Challenge) -> ServiceError:
+    def not_pending(challenge: Challenge) -> ServiceError:
         return ServiceError(
             "challenge.not_pending",
             f"this challenge is {challenge.status}, no longer waiting for an answer",
@@ -223,7 +221,7 @@ class ChallengeService:
 
     async def _changed(self, challenge_id: str, status: str, **values: Any) -> Challenge:
         if not await self._set_status(challenge_id, status, **values):
-            raise self._not_pending(await self.get(challenge_id))
+            raise self.not_pending(await self.get(challenge_id))
         return await self.get(challenge_id)
 
     async def accept(self, who: Identity, challenge_id: str, color: str | None = None) -> Challenge:
@@ -233,20 +231,20 @@ class ChallengeService:
             await self.rematches.accept(who, challenge.rematch_of)
             return await self.get(challenge_id)
         if challenge.dest_id is None:
-            return await self._take_open_seat(who, challenge, color)
+            return await openseats.take_open_seat(self, who, challenge, color)
         if challenge.dest_id != who.id:
             raise ServiceError(
                 "challenge.not_yours", "only the challenged player can accept this challenge", 403
             )
         if challenge.status != ChallengeStatus.CREATED:
-            raise self._not_pending(challenge)
+            raise self.not_pending(challenge)
         final = challenge.color
         if final == "random":
             final = secrets.choice(("white", "black"))
-        challenger = await self._identity(challenge.challenger_id)
+        challenger = await self.identity(challenge.challenger_id)
         first, second = (challenger, who) if final == "white" else (who, challenger)
-        if not await self._start(challenge, first, second, challenger, final_color=final):
-            raise self._not_pending(await self.get(challenge.id))
+        if not await self.start(challenge, first, second, challenger, final_color=final):
+            raise self.not_pending(await self.get(challenge.id))
         return await self.get(challenge.id)
 
     def _rematch_answer(self, who: Identity, challenge: Challenge, verb: str) -> None:
@@ -255,7 +253,7 @@ class ChallengeService:
                 "challenge.not_yours", f"only the challenged player can {verb} this challenge", 403
             )
         if challenge.status != ChallengeStatus.CREATED:
-            raise self._not_pending(challenge)
+            raise self.not_pending(challenge)
 
     async def settle_rematch(
         self, challenge_id: str, status: ChallengeStatus, base_url: str, reason: str = "generic"
@@ -268,12 +266,12 @@ class ChallengeService:
         kind = "challengeDeclined" if status == ChallengeStatus.DECLINED else "challengeCanceled"
         await self.announce(await self.get(challenge_id), kind, base_url)
 
-    async def _identity(self, player_id: str) -> Identity:
+    async def identity(self, player_id: str) -> Identity:
         async with self.sessions() as session:
             player = await session.get(Player, player_id)
         return Identity(player_id, player.name if player is not None else "?")
 
-    async def _start(
+    async def start(
         self,
         challenge: Challenge,
         first: Identity,
@@ -292,7 +290,7 @@ class ChallengeService:
             )
             return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
-        game = await self.games.create_started(
+        game = await self.games.setup.create_started(
             challenge.id,
             first,
             second,
@@ -309,77 +307,6 @@ class ChallengeService:
             days=challenge.days,
         )
         return game is not None
-
-    async def _take_open_seat(
-        self, who: Identity, challenge: Challenge, color: str | None
-    ) -> Challenge:
-        if color is not None and color not in ("white", "black"):
-            raise ServiceError("request.invalid", "color must be white or black")
-        if who.id in (challenge.open_white_id, challenge.open_black_id):
-            # Already seated: opening the link again takes nothing, but starts the game if
-            # both seats are held and an earlier start failed.
-            return await self._start_when_full(challenge)
-        if challenge.status != ChallengeStatus.CREATED:
-            raise self._not_pending(challenge)
-        if challenge.rated and not await self._is_account(who.id):
-            raise rated_needs_account()
-        free = [
-            c
-            for c, holder in (
-                ("white", challenge.open_white_id),
-                ("black", challenge.open_black_id),
-            )
-            if holder is None
-        ]
-        if color is None:
-            color = secrets.choice(free) if free else "white"
-        column, other_column = (
-            (Challenge.open_white_id, Challenge.open_black_id)
-            if color == "white"
-            else (Challenge.open_black_id, Challenge.open_white_id)
-        )
-        await self.games.ensure_player(who)
-        # One conditional UPDATE: the seat is free AND the other one is not ours. The check
-        # above read an older row: the same player opening both links at once passed it
-        # twice. On PostgreSQL the second UPDATE waits for the first's row lock, then checks
-        # its WHERE again on the row the first wrote; SQLite runs them one after the other.
-        # The table's CHECK (open_white_id <> open_black_id) refuses it whatever the code
-        # (answered 409 request.conflict).
-        async with self.sessions() as session, session.begin():
-            result = await session.execute(
-                update(Challenge)
-                .where(
-                    Challenge.id == challenge.id,
-                    Challenge.status == ChallengeStatus.CREATED,
-                    column.is_(None),
-                    or_(other_column.is_(None), other_column != who.id),
-                )
-                .values({column: who.id, "updated_ms": self.games.now()})
-            )
-            took = result.rowcount == 1  # type: ignore[attr-defined]
-        if not took:
-            latest = await self.get(challenge.id)
-            if who.id in (latest.open_white_id, latest.open_black_id):
-                # Seated meanwhile by this player's other request: as opening a link again.
-                return await self._start_when_full(latest)
-            raise ServiceError(
-                "challenge.seat_taken", f"the {color} seat of this challenge is taken", 409
-            )
-        return await self._start_when_full(await self.get(challenge.id))
-
-    async def _start_when_full(self, challenge: Challenge) -> Challenge:
-        """Both seats of a waiting open challenge held: exactly one request (the one that
-        flips the status) creates the game."""
-        if (
-            challenge.status == ChallengeStatus.CREATED
-            and challenge.open_white_id
-            and challenge.open_black_id
-        ):
-            white = await self._identity(challenge.open_white_id)
-            black = await self._identity(challenge.open_black_id)
-            await self._start(challenge, white, black, white)  # False: another request did
-            challenge = await self.get(challenge.id)
-        return challenge
 
     async def decline(
         self, who: Identity, challenge_id: str, reason: str | None, base_url: str
@@ -413,90 +340,28 @@ class ChallengeService:
             )
         if challenge.rematch_of is not None and self.rematches is not None:
             if challenge.status != ChallengeStatus.CREATED:
-                raise self._not_pending(challenge)
+                raise self.not_pending(challenge)
             await self.rematches.decline(who, challenge.rematch_of)  # a withdrawal
             return await self.get(challenge_id)
         challenge = await self._changed(challenge.id, ChallengeStatus.CANCELED)
         await self.announce(challenge, "challengeCanceled", base_url)
         return challenge
 
-    # ---- seeks ---------------------------------------------------------------------------
-    async def pair(
-        self, who: Identity, terms: Terms, rating_range: tuple[int, int] | None = None
-    ) -> Game | None:
-        """Take the seat of the oldest compatible open public game, if there is one: one
-        whose range accepts this player and whose creator is within ``rating_range``."""
-        await self.require_account(who, terms)
-        clock_ms = terms.clock_ms
-        conditions = [
-            Game.status == GameStatus.CREATED,
-            Game.public.is_(True),
-            Game.variant == terms.variant,
-            Game.creator_id != who.id,
-            Game.initial_fen.is_(None) if terms.fen is None else Game.initial_fen == terms.fen,
-            Game.rated == terms.rated,
-        ]
-        if clock_ms is None:
-            conditions.append(Game.clock_initial_ms.is_(None))
-        else:
-            conditions.append(Game.clock_initial_ms == clock_ms)
-            conditions.append(Game.clock_increment_ms == terms.increment * 1000)
-        if terms.byoyomi:
-            conditions.append(Game.clock_byoyomi_ms == terms.byoyomi * 1000)
-            conditions.append(Game.clock_periods == terms.periods)
-        else:
-            conditions.append(Game.clock_byoyomi_ms.is_(None))
-        if terms.days is None:
-            conditions.append(Game.days.is_(None))
-        else:
-            conditions.append(Game.days == terms.days)
-        if terms.color != "random":
-            # The seat left must surely be the colour asked for.
-            conditions.append(Game.creator_color.not_in(("random", SIDE[terms.color])))
-        async with self.sessions() as session:
-            stmt = select(Game).where(*conditions).order_by(Game.created_ms, Game.id).limit(50)
-            candidates = list((await session.execute(stmt)).scalars())
-        ratings = await at_start(
-            self.sessions,
-            terms.variant,
-            [who.id, *(g.creator_id for g in candidates)],
-            self.games.now(),
-        )
-        for game in candidates:
-            if dict(game.rules) != terms.rules:
-                continue  # rules are JSON: compared here (50 open games of one clock is plenty)
-            if not seekrange.accepts(game, ratings.get(who.id)):
-                continue  # its range excludes this player
-            if not seekrange.within(rating_range, ratings.get(game.creator_id)):
-                continue  # its creator is outside this player's range
-            try:
-                return await self.games.join(who, game_id=game.id)
-            except ServiceError as exc:
-                if exc.code != "game.seat_taken":
-                    raise
-                continue  # taken meanwhile by someone else: try the next
-        return None
-
-    async def seek(
-        self, who: Identity, terms: Terms, rating_range: tuple[int, int] | None = None
-    ) -> Game:
-        """A public open game in the lobby, waiting for an opponent (nothing to pair with)."""
-        await self.require_account(who, terms)
-        color = "random" if terms.color == "random" else SIDE[terms.color]
-        return await self.games.create(
-            who,
-            NewGame(
-                variant=terms.variant,
-                rules=terms.rules,
-                minutes=None if terms.limit is None else terms.limit / 60,
-                increment=terms.increment,
-                color=color,
-                public=True,
-                initial_fen=terms.fen,
-                rated=terms.rated,
-                byoyomi=terms.byoyomi,
-                periods=terms.periods,
-                days=terms.days,
-                rating_range=rating_range,
-            ),
-        )
+    async def withdraw(self, who: Identity, challenge_id: str, base_url: str) -> bool:
+        """The challenger stopped waiting for the answer (closed its kept-alive request, or
+        the built-in opponent did not answer in time): the challenge is canceled if it still
+        waits. False if it was answered first (then it stands as answered)."""
+        async with self.sessions() as session, session.begin():
+            result = await session.execute(
+                update(Challenge)
+                .where(
+                    Challenge.id == challenge_id,
+                    Challenge.challenger_id == who.id,
+                    Challenge.status == ChallengeStatus.CREATED,
+                )
+                .values(status=ChallengeStatus.CANCELED, updated_ms=self.games.now())
+            )
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+        await self.announce(await self.get(challenge_id), "challengeCanceled", base_url)
+        return True

@@ -9,6 +9,7 @@ from typing import Any
 import engine
 from app.core.errors import ServiceError
 from app.games import MAX_CLOCK_MINUTES, MAX_INCREMENT_SECONDS, MIN_CLOCK_SECONDS, timecontrol
+from app.games.newgames import rated_needs_account
 from engine import EngineError
 
 COLORS = ("white", "black", "random")
@@ -98,3 +99,8 @@ def start_position(game: engine.Game[Any], text: str) -> str | None:
         )
     canonical = str(game.to_text(pos))
     return None if canonical == game.to_text(game.start()) else canonical
+
+
+def needs_account() -> ServiceError:
+    """A rated challenge or seek made, or an open rated challenge's seat taken, anonymously."""
+    return rated_needs_account("only accounts can play rated games", "challenge")

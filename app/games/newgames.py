@@ -32,8 +32,10 @@ def _rules_and_start(
     return tuple(game_rules.options.items()), game_rules.to_text(game_rules.start())
 
 
-def rated_needs_account(message: str) -> ServiceError:
-    return ServiceError("game.rated_needs_account", message, 403)
+def rated_needs_account(message: str, area: str = "game") -> ServiceError:
+    """A rated game asked for, or a seat of one taken, by an anonymous player. ``area``: the
+    API's (``game`` for the browser's games, ``challenge`` for challenges and seeks)."""
+    return ServiceError(f"{area}.rated_needs_account", message, 403)
 
 
 def too_many_open(whose: str, cap: int) -> ServiceError:
@@ -122,7 +124,7 @@ def started_game(
 ) -> tuple[Game, list[GameEvent]]:
     """The row of a started game with both players seated (whose rows exist), and its
     events, for a caller that inserts it in its own transaction (a pairing round inserts
-    all its games in one), then calls ``GameService.tell_inserted``. ``ratings``: the players'
+    all its games in one) then tells them (``changes.outside``). ``ratings``: the players'
     ratings as the game starts (``ratings.reading.at_start``; none for anonymous ones)."""
     creator_side = Side.FIRST if creator.id == first.id else Side.SECOND
     game = new_game(

@@ -1,10 +1,11 @@
 """Every page of a player follows them to their new game (docs/protocol.md, ``gameStart``).
 
-``GameStarts`` (a GameService listener) publishes a ``NewGame`` on each player's channel
-when a game starts, from the started game itself (no database read: it goes out at once);
-the hub carries it to every instance. ``Followers`` keeps, per instance, the sockets of each
-identity (lobby, game and site sockets): one hub listener per identity with a socket here,
-not one per socket, and no task per socket: a listener only starts the sends it has to make.
+``GameStarts`` (a subscriber of every committed change, app/games/subscribers.py) publishes
+a ``NewGameMessage`` on each player's channel when a game starts, from the started game itself (no
+database read: it goes out at once); the hub carries it to every instance. ``Followers``
+keeps, per instance, the sockets of each identity (lobby, game and site sockets): one hub
+listener per identity with a socket here, not one per socket, and no task per socket: a
+listener only starts the sends it has to make.
 """
 
 from __future__ import annotations
@@ -16,25 +17,24 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from app.db.models import Game
 from app.domain.enums import Side
 from app.domain.events import GameEvent, GameStarted
-from app.games import GameService, clock
+from app.games import clock
 from app.realtime.hub import LocalHub
-from app.realtime.messages import NewGame, player_channel
+from app.realtime.messages import NewGameMessage, player_channel
 
 SIDES = (Side.FIRST, Side.SECOND)
 
 # A socket's answer to a new game of its identity: the text to send, or None to send nothing
 # (a game page already showing that game).
-Encode = Callable[[NewGame], str | None]
+Encode = Callable[[NewGameMessage], str | None]
 Send = Callable[[str], Awaitable[None]]
 
 
 class GameStarts:
-    """Publishes ``NewGame`` to both players of every game that starts."""
+    """Publishes ``NewGameMessage`` to both players of every game that starts."""
 
-    def __init__(self, service: GameService, hub: LocalHub) -> None:
+    def __init__(self, hub: LocalHub) -> None:
         self.hub = hub
         self._tasks: set[asyncio.Task[None]] = set()
-        service.listeners.append(self.changed)
 
     def changed(self, game: Game, events: Sequence[GameEvent]) -> None:
         for event in events:
@@ -42,7 +42,7 @@ class GameStarts:
                 continue
             mover = clock.side_to_move(game)
             for side, player_id in zip(SIDES, (event.first_id, event.second_id), strict=True):
-                message = NewGame(player_id, game.id, side, side == mover)
+                message = NewGameMessage(player_id, game.id, side, side == mover)
                 task = asyncio.get_running_loop().create_task(
                     self.hub.publish(player_channel(player_id), message)
                 )
@@ -64,7 +64,7 @@ class _Sockets:
         self.sockets: dict[object, tuple[Send, Encode]] = {}
 
     def deliver(self, message: object) -> None:
-        if not isinstance(message, NewGame):
+        if not isinstance(message, NewGameMessage):
             return  # PlayerLine (the bot API's), and the hub's markers
         for send, encode in tuple(self.sockets.values()):
             text = encode(message)

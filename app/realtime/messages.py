@@ -5,9 +5,10 @@ state after it), ``PresenceChanged`` (told by each instance to its own subscribe
 ``ChatPosted`` and ``RatingsChanged`` (a rated game's end changed the ratings); the presence
 channel carries ``PresenceReport`` (an instance's connections, for
 the others: app/realtime/presencefeed.py); a player's channel ``player:{id}``
-carries ``PlayerLine`` (a line of the bot API's event stream) and ``NewGame`` (a game of that
-player started: every page of theirs goes to it, app/realtime/follow.py); the lobby channel carries
-``LobbyChanged`` (each instance then reads the lists once itself: app/lobby/feed.py).
+carries ``PlayerLine`` (a line of the bot API's event stream) and ``NewGameMessage`` (a game
+of that player started: every page of theirs goes to it, app/realtime/follow.py); the lobby
+channel carries ``LobbyChanged`` (each instance then reads the lists once itself:
+app/lobby/feed.py).
 Within one instance they are delivered as these objects; each encoding a subscriber needs
 (the browser protocol's text, a lichess NDJSON line) is made once per message, not once per
 subscriber (``GameUpdate.encoded``). ``HubCodec`` turns them into JSON text and back for the
@@ -85,7 +86,7 @@ class PlayerLine:
 
 
 @dataclass(frozen=True, slots=True)
-class NewGame:
+class NewGameMessage:
     """A game of ``player_id`` started: their seat, and whether they move first."""
 
     player_id: str
@@ -125,7 +126,7 @@ HubMessage = (
     | PresenceReport
     | ChatPosted
     | PlayerLine
-    | NewGame
+    | NewGameMessage
     | LobbyChanged
     | RatingsChanged
     | PoolChanged
@@ -201,7 +202,7 @@ class HubCodec:
             data = {"k": "event", "e": event_json(message)}
         elif isinstance(message, PlayerLine):
             data = {"k": "player", "p": message.player_id, "d": message.data}
-        elif isinstance(message, NewGame):
+        elif isinstance(message, NewGameMessage):
             data = {
                 "k": "newGame",
                 "p": message.player_id,
@@ -242,7 +243,7 @@ class HubCodec:
         if kind == "player":
             return PlayerLine(data["p"], data["d"])
         if kind == "newGame":
-            return NewGame(data["p"], data["g"], Side(data["s"]), bool(data["t"]))
+            return NewGameMessage(data["p"], data["g"], Side(data["s"]), bool(data["t"]))
         if kind == "lobbyChanged":
             return LobbyChanged(data["g"])
         if kind == "ratings":

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING
 
 from app.core.jsontext import json_text
 from app.games import Identity
-from app.realtime.messages import NewGame
+from app.realtime.messages import NewGameMessage
 
 if TYPE_CHECKING:
-    from app.games.socket import Connection
+    from app.http.connections import Connection
     from app.http.deps import Services
 
 
-def game_start(new: NewGame) -> dict[str, object]:
+def game_start(new: NewGameMessage) -> dict[str, object]:
     return {
         "type": "gameStart",
         "game": {"id": new.game_id, "side": new.side, "myTurn": new.my_turn},
@@ -35,7 +35,7 @@ def follow(
         yield
         return
 
-    def encode(new: NewGame) -> str | None:
+    def encode(new: NewGameMessage) -> str | None:
         if shown is None:
             return json_text(game_start(new))
         if new.game_id == shown:

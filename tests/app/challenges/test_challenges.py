@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.botapi.models import ChallengeEvent, ChallengeOut, ChallengesOut, GameEvent
+from app.botapi.eventlines import ChallengeEvent, ChallengeOut, ChallengesOut, GameEvent
 from app.core.errors import ServiceError
 from app.games import Identity
 from tests.app.accounts_and_streams import Account, Lines, assert_error, challenge, check
@@ -261,13 +261,13 @@ def test_an_open_challenge_whose_start_failed_starts_when_a_link_is_opened_again
     cid = creator.post("/api/challenge/open", {"variant": "jungle"}).json()["id"]
     assert bob.post(f"/api/challenge/{cid}/accept?color=black").status_code == 200
     games = client.app.state.services.games
-    real = games.create_started
+    real = games.setup.create_started
 
     async def fails_once(*args: Any, **kwargs: Any) -> Any:
-        monkeypatch.setattr(games, "create_started", real)
+        monkeypatch.setattr(games.setup, "create_started", real)
         raise ServiceError("test.unavailable", "the database is away", 503)
 
-    monkeypatch.setattr(games, "create_started", fails_once)
+    monkeypatch.setattr(games.setup, "create_started", fails_once)
     assert_error(carol.post(f"/api/challenge/{cid}/accept"), 503, "test.unavailable")
     shown = creator.get(f"/api/challenge/{cid}/show").json()
     assert shown["status"] == "created"  # waiting again, both seats held
@@ -286,7 +286,7 @@ def test_an_accept_whose_game_cannot_be_written_leaves_the_challenge_waiting(cli
 
     async def accept_over_a_taken_id() -> Exception | None:
         # A row already holds the game's id: the insert fails inside the accept.
-        await services.games.create_started(
+        await services.games.setup.create_started(
             created["id"],
             who,
             Identity(alice.id, "alice"),

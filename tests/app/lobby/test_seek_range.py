@@ -1,4 +1,4 @@
-"""A seek's rating range (docs/decisions.md, "A lobby that is alive"): given to POST /api/games
+"""A seek's rating range (docs/decisions/live-lobby.md): given to POST /api/games
 and the board seek as lichess writes it, shown in the lobby's lists with the creator's
 rating, enforced when joining (403 ``seek.out_of_range``, an anonymous joiner counting as
 1500), not by an invite link. On SQLite and PostgreSQL, on the injected clock."""
@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.challenges import seeks
 from app.challenges.terms import Terms
 from app.core.time import ManualClock
 from app.domain.enums import GameStatus
@@ -111,7 +112,7 @@ def test_the_board_seek_pairs_only_within_both_ranges(
     seeker = Identity(bob.id, bob.username)
 
     def pair(wanted: tuple[int, int] | None) -> Any:
-        return client.portal.call(services.challenges.pair, seeker, terms, wanted)  # type: ignore[union-attr]
+        return client.portal.call(seeks.pair, services.challenges, seeker, terms, wanted)  # type: ignore[union-attr]
 
     narrow = browser(client, alice).create("jungle", color="random", ratingRange="1700-1900")
     assert pair(None) is None  # bob (1600) is outside alice's range
@@ -131,7 +132,7 @@ def test_a_board_seek_left_waiting_keeps_its_range(
     assert client.portal is not None
     terms = Terms("jungle", {}, None, 0, None, "random", False).checked()
     game = client.portal.call(
-        services.challenges.seek, Identity(alice.id, alice.username), terms, (1550, 1650)
+        seeks.seek, services.challenges, Identity(alice.id, alice.username), terms, (1550, 1650)
     )
     [entry] = _open(client)
     assert entry["id"] == game.id and entry["ratingRange"] == [1550, 1650]

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.chat import socket as chatsocket
+from app.chat import protocol as chatprotocol
 from app.domain.enums import Side
 from app.realtime.follow import Followers
 from app.realtime.hub import LocalHub
-from app.realtime.messages import HubCodec, NewGame, PlayerLine, player_channel
+from app.realtime.messages import HubCodec, NewGameMessage, PlayerLine, player_channel
 from tests.app.conftest import Player, invite_token, receive, send
 
 
@@ -84,13 +84,13 @@ def test_a_game_that_starts_once_a_page_has_its_state_is_told_to_it(
     watched = alice.create("yote", color="first")
     waiting = alice.create("dobutsu", color="first")
     joined = asyncio.Event()  # set on the app's loop, by the test's thread once bob joined
-    history_text = chatsocket.history_text
+    history_text = chatprotocol.history_text
 
     async def history_once_joined(*args: Any) -> str:
         await joined.wait()
         return await history_text(*args)
 
-    monkeypatch.setattr(chatsocket, "history_text", history_once_joined)
+    monkeypatch.setattr(chatprotocol, "history_text", history_once_joined)
     assert client.portal is not None
     with alice.socket(watched["id"]) as other:
         receive(other, "state")
@@ -140,13 +140,13 @@ def test_one_hub_listener_per_identity_not_per_socket():
                 assert hub.listeners(channel) == 1
                 assert followers.following("p1") == 2
                 await hub.publish(channel, PlayerLine("p1", {"type": "gameStart"}))
-                await hub.publish(channel, NewGame("p1", "g1", Side.FIRST, True))
+                await hub.publish(channel, NewGameMessage("p1", "g1", Side.FIRST, True))
                 await asyncio.sleep(0)
-            await hub.publish(channel, NewGame("p1", "g2", Side.SECOND, False))
+            await hub.publish(channel, NewGameMessage("p1", "g2", Side.SECOND, False))
             await asyncio.sleep(0)
         assert hub.listeners(channel) == 0
         assert followers.following("p1") == 0
-        await hub.publish(channel, NewGame("p1", "g3", Side.FIRST, True))
+        await hub.publish(channel, NewGameMessage("p1", "g3", Side.FIRST, True))
         await asyncio.sleep(0)
 
     asyncio.run(scenario())
@@ -155,5 +155,5 @@ def test_one_hub_listener_per_identity_not_per_socket():
 
 def test_a_new_game_crosses_instances_as_itself():
     codec = HubCodec()
-    message = NewGame("p1", "g1", Side.SECOND, False)
+    message = NewGameMessage("p1", "g1", Side.SECOND, False)
     assert codec.decode(codec.encode(message)) == message
