@@ -355,16 +355,24 @@ class WaliEvaluator(StoneEvaluator):
 
 
 def evaluator(game: engine.Game[Any]) -> Evaluator:
-    """The evaluator of this game, with its rule options."""
+    """The evaluator of this game, with its rule options (KeyError: the bots do not play it)."""
     found = _CACHE.get(id(game))
     if found is None or found.game is not game:
-        found = _CACHE[id(game)] = EVALUATORS[game.id](game)
+        key = engine.variants.get(game.id).evaluator
+        if key is None:
+            raise KeyError(f"the built-in bots do not play {game.id}")
+        found = _CACHE[id(game)] = EVALUATORS[key](game)
     return found
 
 
+def playable() -> tuple[str, ...]:
+    """The games the built-in bots play: those whose table entry names an evaluator."""
+    return tuple(v.id for v in engine.variants.all_variants() if v.evaluator in EVALUATORS)
+
+
+# By the key the games' entries name (engine/variants.py, ``evaluator``).
 EVALUATORS: dict[str, Callable[[engine.Game[Any]], Evaluator]] = {
-    "dobutsu": ShogiEvaluator,
-    "gorogoro": ShogiEvaluator,
+    "shogi": ShogiEvaluator,
     "jungle": JungleEvaluator,
     "yote": YoteEvaluator,
     "wali": WaliEvaluator,

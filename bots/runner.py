@@ -16,13 +16,14 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
 import engine
 
+from . import evaluation
 from .client import ApiError, Client, backoff
 from .players import Player, Scoring
 
@@ -43,7 +44,7 @@ class Settings:
     """How a bot plays and which challenges it takes."""
 
     time_budget_s: float = 0.5  # per move, when the clock allows it
-    games: tuple[str, ...] = engine.GAMES
+    games: tuple[str, ...] = field(default_factory=evaluation.playable)
     max_games: int = 4  # games at once; more challenges are declined ("later")
     accept_challenges: bool = True
     greeting: str | None = None  # said in the players' chat when a game starts
@@ -87,7 +88,8 @@ class Runner:
             log.warning("%s is not a BOT account: POST /api/bot/account/upgrade", self.name)
         log.info("%s: listening for challenges and games", self.name)
         try:
-            games = () if set(engine.GAMES) <= set(self.settings.games) else self.settings.games
+            every = set(engine.game_ids()) <= set(self.settings.games)
+            games = () if every else self.settings.games
             async with contextlib.aclosing(self.client.events(games)) as events:
                 async for event in events:
                     await self.on_event(event)

@@ -1,4 +1,4 @@
-"""Kodama's rules engine: five games, pure Python, no I/O, no dependencies.
+"""Kodama's rules engine: the games of engine/variants.py, pure Python, no I/O, no dependencies.
 
 >>> import engine
 >>> game = engine.get_game("dobutsu")
@@ -7,6 +7,7 @@
 'second'
 """
 
+from . import variants
 from .core import SIDES, CaptureMarks, Game, Position, Result, RuleReason, Side
 from .errors import (
     EngineError,
@@ -17,10 +18,9 @@ from .errors import (
     InvalidPositionError,
     UnknownGameError,
 )
-from .registry import GAMES, get_game
+from .registry import describe, game_ids, get_game
 
 __all__ = [
-    "GAMES",
     "SIDES",
     "CaptureMarks",
     "EngineError",
@@ -35,5 +35,8 @@ __all__ = [
     "RuleReason",
     "Side",
     "UnknownGameError",
+    "describe",
+    "game_ids",
     "get_game",
+    "variants",
 ]

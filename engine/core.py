@@ -168,7 +168,7 @@ class Option:
 
 
 class Game(ABC, Generic[P]):
-    """The public interface shared by all five games (names fixed by the issue)."""
+    """The public interface shared by all five games (its names are fixed)."""
 
     id: ClassVar[str]
     name: ClassVar[str]

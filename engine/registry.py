@@ -5,12 +5,28 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from . import variants
 from .core import Game
-from .errors import InvalidOptionError, UnknownGameError
+from .errors import EngineError, InvalidOptionError
 
-GAMES: tuple[str, ...] = ("dobutsu", "gorogoro", "jungle", "yote", "wali")
-# Each game id names its module engine.games.<id>, which exposes the class ``GAME``.
+# Each game's entry in engine/variants.py names its module, which exposes the class ``GAME``.
 _CACHE: dict[tuple[str, tuple[tuple[str, str], ...]], Game[Any]] = {}
+
+
+def game_ids() -> tuple[str, ...]:
+    """Every game's id, in the table's order (engine/variants.py)."""
+    return variants.ids()
+
+
+def _game_class(game_id: str) -> type[Game[Any]]:
+    entry = variants.get(game_id)
+    cls: type[Game[Any]] = importlib.import_module(entry.module_name).GAME
+    if (cls.id, (cls.files, cls.ranks)) != (entry.id, entry.board):
+        raise EngineError(
+            f"{entry.module_name}.GAME is {cls.id!r} on {cls.files}x{cls.ranks}, but the "
+            f"table's entry is {entry.id!r} on {entry.board[0]}x{entry.board[1]}"
+        )
+    return cls
 
 
 def get_game(game_id: str, **options: object) -> Game[Any]:
@@ -21,9 +37,7 @@ def get_game(game_id: str, **options: object) -> Game[Any]:
     found = _CACHE.get((game_id, tuple(options.items())))  # type: ignore[arg-type]
     if found is not None:
         return found
-    if not isinstance(game_id, str) or game_id not in GAMES:
-        raise UnknownGameError(f"unknown game {game_id!r}; the games are {', '.join(GAMES)}")
-    cls: type[Game[Any]] = importlib.import_module(f"{__package__}.games.{game_id}").GAME
+    cls = _game_class(game_id)
     known = {o.name: o for o in cls.OPTIONS}
     chosen: dict[str, str] = {o.name: o.default for o in cls.OPTIONS}
     for name, value in options.items():
@@ -46,3 +60,15 @@ def get_game(game_id: str, **options: object) -> Game[Any]:
     # Also under the options as given (only options just checked: never a bad one).
     _CACHE[(game_id, tuple((k, str(v)) for k, v in options.items()))] = game
     return game
+
+
+def describe(game_id: str) -> dict[str, Any]:
+    """What a client is told about the game with its default options: its ``describe()``
+    (rules) and its table entry's ``client()`` facts (GET /api/variants)."""
+    return {**get_game(game_id).describe(), **variants.get(game_id).client()}
+
+
+def forget(game_id: str) -> None:
+    """Drop the built games of ``game_id`` (after its table entry was taken out)."""
+    for key in [k for k in _CACHE if k[0] == game_id]:
+        del _CACHE[key]

@@ -38,7 +38,6 @@ RULES = ShogiRules(
     drop_pawn_mate_illegal=True,
     royal_safety="legal",
     try_rule="none",
-    piece_sets=("yokai", "shogi"),
 )
 
 

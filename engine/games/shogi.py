@@ -9,7 +9,7 @@ an attack, so the enemy's attack map of the current position decides every move.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..core import (
@@ -64,7 +64,6 @@ class ShogiRules:
     # "none"; "move": a royal moving into its promotion zone wins; "safe": after any move, a
     # royal standing on its promotion zone unattacked wins (both at once: a draw).
     try_rule: str = "none"
-    piece_sets: tuple[str, ...] = field(default=("animals", "yokai"))
 
     def kind(self, letter: str) -> PieceKind:
         return next(k for k in self.kinds if k.letter == letter)
@@ -487,7 +486,6 @@ class ShogiGame(Game[ShogiPosition]):
                     ],
                 },
             },
-            "piece_sets": list(rules.piece_sets),
             "pieces": [
                 {
                     "letter": k.letter,

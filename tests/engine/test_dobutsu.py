@@ -1,4 +1,4 @@
-"""The rules of `dobutsu` (shared/rules/dobutsu.md and rules/README.md), one named test each.
+"""The rules of `dobutsu` (docs/rules/dobutsu.md and docs/rules/README.md), one named test each.
 
 Every test starts from a set-up position string (``from_text``) and checks both sides of a
 rule: the moves it allows are listed and play, the moves it forbids are not listed and
@@ -755,4 +755,4 @@ def test_describe_names_both_piece_sets_and_the_zones() -> None:
     names = {p["letter"]: p["names"] for p in data["pieces"]}
     assert names["L"] == {"animals": "Lion", "yokai": "Koropokkuru"}
     assert names["H"] == {"animals": "Hen", "yokai": "Kodama samurai"}
-    assert set(data["piece_sets"]) == {"animals", "yokai"}
+    assert set(engine.describe("dobutsu")["piece_sets"]) == {"animals", "yokai"}

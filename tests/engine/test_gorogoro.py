@@ -1,4 +1,4 @@
-"""The rules of `gorogoro` (shared/rules/gorogoro.md, and dobutsu.md where it defers to it).
+"""The rules of `gorogoro` (docs/rules/gorogoro.md, and dobutsu.md where it defers to it).
 
 Every test starts from a set-up position string (``from_text``) and checks both sides of a
 rule: the moves it allows are listed and play, the moves it forbids are not listed and

@@ -21,7 +21,7 @@ from engine import EngineError, GameOverError, IllegalMoveError, InvalidMoveErro
 
 # Every game with every value of every rule option.
 VARIANTS: list[tuple[str, dict[str, str]]] = []
-for _gid in engine.GAMES:
+for _gid in engine.game_ids():
     VARIANTS.append((_gid, {}))
     for _option in engine.get_game(_gid).describe()["options"]:
         for _value in _option["values"][1:]:
@@ -99,7 +99,7 @@ def test_play_leaves_the_position_unchanged(
     assert [game.to_text(p) for p in positions] == before
 
 
-@pytest.mark.parametrize("gid", engine.GAMES)
+@pytest.mark.parametrize("gid", engine.game_ids())
 @SETTINGS
 @given(text=st.text(max_size=40), choices=st.lists(st.integers(0, 10_000), max_size=30))
 def test_arbitrary_move_strings_raise_engine_errors_only(
@@ -117,7 +117,7 @@ def test_arbitrary_move_strings_raise_engine_errors_only(
         assert game.to_text(after) != game.to_text(pos)
 
 
-@pytest.mark.parametrize("gid", engine.GAMES)
+@pytest.mark.parametrize("gid", engine.game_ids())
 @SETTINGS
 @given(choices=st.lists(st.integers(0, 10_000), max_size=30), data=st.data())
 def test_mangled_moves_are_invalid_or_illegal_never_anything_else(
@@ -140,7 +140,7 @@ def test_mangled_moves_are_invalid_or_illegal_never_anything_else(
         game.play(pos, mangled)
 
 
-@pytest.mark.parametrize("gid", engine.GAMES)
+@pytest.mark.parametrize("gid", engine.game_ids())
 @SETTINGS
 @given(text=st.text(max_size=80))
 def test_arbitrary_position_strings_raise_engine_errors_only(gid: str, text: str) -> None:
@@ -153,7 +153,7 @@ def test_arbitrary_position_strings_raise_engine_errors_only(gid: str, text: str
         assert game.from_text(game.to_text(pos)) == pos
 
 
-@pytest.mark.parametrize("gid", engine.GAMES)
+@pytest.mark.parametrize("gid", engine.game_ids())
 @SETTINGS
 @given(
     choices=st.lists(st.integers(0, 10_000), max_size=40),
@@ -175,7 +175,7 @@ def test_mutated_position_strings_raise_engine_errors_only(
             assert game.from_text(game.to_text(pos)) == pos
 
 
-@pytest.mark.parametrize("gid", engine.GAMES)
+@pytest.mark.parametrize("gid", engine.game_ids())
 def test_non_string_input_raises_engine_errors(gid: str) -> None:
     game = engine.get_game(gid)
     pos = game.start()

@@ -157,8 +157,8 @@ const JUNGLE = {
   R: { face: "#b4aca4", ear: "mouse", mark: "whiskers" },
 };
 
-function jungleFace(letter) {
-  const a = JUNGLE[letter];
+function animalFace(faces, letter) {
+  const a = faces[letter];
   if (!a) return "";
   let s = "";
   if (a.mark === "mane") {
@@ -181,6 +181,9 @@ function jungleFace(letter) {
   if (a.mark === "whiskers") s += `<path d="M30 56 l12 -1 M30 61 l12 -3 M70 56 l-12 -1 M70 61 l-12 -3" stroke="#3a2a1c" stroke-width="1.2"/>`;
   return s;
 }
+
+// The games whose pieces are animal faces with their strength (by the piece's letter).
+const ANIMAL_ART = { jungle: JUNGLE };
 
 // Which drawing a shogi piece gets, per picture set and game (by the piece's letter).
 const SHOGI_ART = {
@@ -236,13 +239,13 @@ export function pieceSvg(variant, token, set = "animals", turned = false) {
       <g transform="translate(50 50) scale(.98) translate(-50 -50)">${picture}</g>
       ${moveDots(info && info.moves, promoted)}</svg>`);
   }
-  if (variant.id === "jungle") {
+  if (ANIMAL_ART[variant.id]) {
     const info = pieceInfo(variant, letter);
     const rank = info && typeof info.rank === "number" ? info.rank : "";
     const ring = side === "first" ? "#c0392b" : "#2d5fa8";
     return trusted(`<svg viewBox="0 0 100 100" class="piece-art" aria-hidden="true" focusable="false">
       <circle cx="50" cy="50" r="46" fill="#fffaf0" stroke="${ring}" stroke-width="6"/>
-      <g transform="translate(50 48) scale(1.12) translate(-50 -50)">${jungleFace(letter)}</g>
+      <g transform="translate(50 48) scale(1.12) translate(-50 -50)">${animalFace(ANIMAL_ART[variant.id], letter)}</g>
       <circle cx="76" cy="77" r="14" fill="${ring}"/>
       <text x="76" y="83" font-size="18" font-weight="800" text-anchor="middle" fill="#fff" font-family="system-ui, sans-serif"${
         // The animal faces its owner, its rank stays readable (an upside-down 6 reads 9).

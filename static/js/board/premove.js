@@ -74,9 +74,11 @@ export function premoveDests(variant, fen, side) {
     const inHand = (hands[side][0] || { count: 0 }).count;
     const otherHand = (hands[side === "first" ? "second" : "first"][0] || { count: 0 }).count;
     if (inHand > 0) add("*", emptySquares(variant, board));
-    // Wali's stones move only once both hands are empty; yote's at any time, and jump.
-    if (variant.id === "wali" && (inHand > 0 || otherHand > 0)) return dests;
-    const steps = variant.id === "yote" ? [...ORTHOGONAL, [0, 2], [0, -2], [2, 0], [-2, 0]] : ORTHOGONAL;
+    // The game's table entry says how its stones move (`stones`): their steps and jumps, and
+    // whether they move while a hand still holds stones (yote) or only after (wali).
+    const stones = variant.stones || { steps: [], jumps: [] };
+    if (!stones.move_while_placing && (inHand > 0 || otherHand > 0)) return dests;
+    const steps = [...stones.steps, ...stones.jumps];
     for (const [square] of own) add(square, reached(variant, square, steps, side));
     return dests;
   }

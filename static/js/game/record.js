@@ -1,6 +1,6 @@
 // Reading a game record (docs/notation.md, "Game records") in the browser: the tags, the
 // game and rule options they name, the start position, the moves. The same reading as the
-// server's app/services/record.py `parse`, plus the checks that need no rules (the game and
+// server's app/games/record.py `parse`, plus the checks that need no rules (the game and
 // its options against /api/variants, each move text's form). Whether the moves are legal is
 // the engine's to say: the analysis page asks the server.
 //

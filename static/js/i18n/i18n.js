@@ -624,12 +624,12 @@ const TEXT = {
   },
 };
 
-// The games' own words: names, one-line descriptions, rule options and piece names.
-// describe() (GET /api/variants) gives the English originals; these add French and
-// friendlier labels. Anything missing here falls back to describe()'s words.
+// The games' own words: one-line descriptions, rule options and piece names (their names
+// are in their table entries, engine/variants.py). describe() (GET /api/variants) gives the
+// English originals; these add French and friendlier labels. Anything missing here falls
+// back to describe()'s words.
 const GAME_TEXT = {
   en: {
-    "name.jungle": "Dou shou qi (Jungle)",
     "blurb.dobutsu": "Tiny shogi on 3×4: capture, drop what you took, then catch the lion or walk yours to the far rank.",
     "blurb.gorogoro": "Shogi on 5×6 with golds, silvers and pawns: promote in the enemy camp, drop your captures, checkmate the king.",
     "blurb.jungle": "Eight animals ranked by strength cross lakes and traps to enter the enemy den.",
@@ -658,7 +658,6 @@ const GAME_TEXT = {
     "piece.jungle.R": "rat",
   },
   fr: {
-    "name.jungle": "Dou shou qi (la jungle)",
     "blurb.dobutsu": "Un mini-shōgi sur 3×4 : capturez, parachutez vos prises, attrapez le lion ou amenez le vôtre sur la dernière rangée.",
     "blurb.gorogoro": "Le shōgi sur 5×6 avec généraux d'or, d'argent et pions : promotion dans le camp adverse, parachutages, mat du roi.",
     "blurb.jungle": "Huit animaux classés par force traversent lacs et pièges pour entrer dans le sanctuaire adverse.",

@@ -1,5 +1,5 @@
 // The rules pages' text, for players, in English and French: written from the decided
-// rules (../shared/rules/*.md) and the French rule sheets they come from (../shared/seeds/).
+// rules (docs/rules/*.md) and the French rule sheets those were written from.
 // Each game: an introduction, sections (title, body, the diagrams shown after it), the
 // captions of those diagrams, and one line per piece for the movement diagrams.
 //

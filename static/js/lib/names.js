@@ -1,5 +1,5 @@
 // Players' names as the page shows them: a player without an account is named by the
-// server "Anonymous" and the first four characters of their id (app/identity.py,
+// server "Anonymous" and the first four characters of their id (app/http/identity.py,
 // display_name); the word is the page's, so it is shown in the chosen language
 // ("Anonyme 4F2A"). Account names (letters, digits, _ or -: no space) never match.
 

@@ -1,7 +1,7 @@
 // What a game's describe() says about how to draw it: piece names, special squares, sides,
 // rule options, in the chosen language. Looks only, no rules.
 
-import { gameWord, t, tn } from "../i18n/i18n.js";
+import { gameWord, getLang, t, tn } from "../i18n/i18n.js";
 
 export function otherSide(side) {
   return side === "first" ? "second" : "first";
@@ -17,8 +17,11 @@ export function sideWord(side) {
   return t(side === "second" ? "side.second" : "side.first");
 }
 
+// The game's name in the page's language, from its table entry (`names`).
 export function variantName(variant) {
-  return variant ? gameWord(`name.${variant.id}`, variant.name) : "";
+  if (!variant) return "";
+  const names = variant.names || {};
+  return names[getLang()] || names.en || variant.name;
 }
 
 export function variantBlurb(variant) {

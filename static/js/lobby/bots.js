@@ -1,6 +1,6 @@
 // "Play the computer": one button per online bot account (GET /api/bot/online, NDJSON).
 // A click challenges it with the lobby form's choices (lichess's challenge API, see
-// ../shared/API.md), then asks every half second until the bot answers: accepted opens
+// docs/api.md), then asks every half second until the bot answers: accepted opens
 // the game (the challenge id is the game id), declined shows its reason.
 
 import { api } from "../site/api.js";
@@ -13,7 +13,7 @@ import { variantName } from "../lib/variant.js";
 const POLL_MS = 500;
 // The lobby's sides in the challenge API's colours: white moves first.
 const COLORS = { first: "white", second: "black", random: "random" };
-// The server's own opponents, weakest first (app/services/builtin.py LEVELS): listed in
+// The server's own opponents, weakest first (app/builtin/service.py LEVELS): listed in
 // that order with a line on how each plays; any other bot after them, by name.
 const BUILTIN = ["kodama-random", "kodama-easy", "kodama-medium", "kodama-hard"];
 

@@ -25,7 +25,7 @@ export function nextLists(lists, message) {
 }
 
 // ---- what the viewer sees of an entry ------------------------------------------------------
-// An anonymous player counts as 1500 against a seek's rating range (docs/decisions.md).
+// An anonymous player counts as 1500 against a seek's rating range (docs/decisions/seek-rating-range.md).
 export const ANONYMOUS_RATING = 1500;
 const HIDDEN_KEY = "kodama.lobby.hiddenGames";
 

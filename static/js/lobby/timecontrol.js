@@ -1,5 +1,5 @@
 // The lobby form's time control: none, Fischer (minutes + increment), byo-yomi (minutes,
-// then periods of some seconds) or correspondence (days per move). docs/decisions.md,
+// then periods of some seconds) or correspondence (days per move). docs/decisions/time-controls.md,
 // "Time controls".
 
 export const DAYS = [1, 2, 3, 5, 7, 10, 14];

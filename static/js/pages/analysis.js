@@ -1,7 +1,7 @@
 // The analysis board (/analysis): a game record loaded (pasted, a file, or ?game=<id>), read
 // here (record.js), then stepped through and played on by hand for both sides. The page has
 // no rules: the positions and their legal moves come from POST /api/analysis/moves, which
-// stores nothing (docs/decisions.md, "The analysis board asks the server").
+// stores nothing (docs/decisions/analysis-board.md).
 
 import { request } from "../site/api.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";

@@ -1,5 +1,5 @@
 // /docs: Swagger UI on the server's schema. The bundle (a classic deferred script, run
-// before this module) is served by this server: see app/api/docs.py. FastAPI's own page
+// before this module) is served by this server: see app/http/docs.py. FastAPI's own page
 // does the same from an inline script, which the Content-Security-Policy forbids.
 
 /* global SwaggerUIBundle */

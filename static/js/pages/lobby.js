@@ -155,7 +155,7 @@ async function create(event) {
 }
 
 // The viewer's rating in a game: an account's (its perfs, 1500 before a rated game), an
-// anonymous player's counting as 1500 (docs/decisions.md).
+// anonymous player's counting as 1500 (docs/decisions/seek-rating-range.md).
 function ratingOf(variant) {
   const perf = myPerfs && myPerfs[variant];
   return perf ? perf.rating : ANONYMOUS_RATING;

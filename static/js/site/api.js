@@ -71,7 +71,7 @@ export const api = {
   cancel: (id) => request(`/api/games/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
   acceptInvite: (token) =>
     request(`/api/invite/${encodeURIComponent(token)}`, { method: "POST" }),
-  // The built-in computer opponents (../shared/API.md, lichess's challenge API).
+  // The built-in computer opponents (docs/api.md, lichess's challenge API).
   botsOnline: () => requestLines("/api/bot/online"),
   challenge: (username, body) =>
     request(`/api/challenge/${encodeURIComponent(username)}`, { method: "POST", body }),
