@@ -7,7 +7,7 @@ timekeeper, the bot event streams (``gameStart``/``gameFinish``), and the outbox
 parses serialized messages or guesses what happened from timestamps.
 
 Each event names its game and the ply at which it happened. ``DURABLE`` events are also
-written to the outbox in the same transaction as the change (docs/decisions.md, "Events").
+written to the outbox in the same transaction as the change (docs/decisions/typed-events.md).
 """
 
 from __future__ import annotations

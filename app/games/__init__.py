@@ -1,6 +1,8 @@
 """Games: their rules and positions (rules.py), the changes (transitions.py), the storage
 pipeline (pipeline.py), the state sent to clients (state.py), many-game reads (queries.py),
-the rows of new games (newgames.py), and the service that ties them together (service.py)."""
+the rows of new games (newgames.py), and the service (service.py) whose role objects read,
+set up, play, keep up and change games, telling each change to its subscribers
+(subscribers.py)."""
 
 from app.domain.enums import ENDED, GameStatus
 from app.domain.players import Identity
@@ -12,7 +14,7 @@ from app.games.rules import (
     rules_of,
     start_of,
 )
-from app.games.service import GameService, now_ms
+from app.games.service import GameService
 from app.games.timecontrol import (
     MAX_CLOCK_MINUTES,
     MAX_INCREMENT_SECONDS,
@@ -35,7 +37,6 @@ __all__ = [
     "game_channel",
     "has_moved",
     "initial_text",
-    "now_ms",
     "opening_side",
     "rules_of",
     "start_of",

@@ -1,5 +1,5 @@
-"""The move pipeline's storage half (../shared/DESIGN.md): load the game (the row this
-process last read or wrote, else the database's) -> run the change -> persist with one
+"""The move pipeline's storage half (docs/decisions/move-pipeline.md): load the game (the
+row this process last read or wrote, else the database's) -> run the change -> persist with one
 conditional UPDATE that commits by itself and matches no row if the stored game is no longer
 the one read (rows.py: then reload and run the change again). A duplicate or late submission
 can never apply twice: it finds the ply moved on and is refused. The change's durable events
@@ -23,7 +23,7 @@ from app.db.gamerows import ConnectionLost, GameRows, RowCache, Stored, snapshot
 from app.db.models import Game
 from app.domain.durable import outbox_items
 from app.domain.events import GameEvent
-from app.games.transitions import KeptThenRefused
+from app.games.endings import KeptThenRefused
 
 log = logging.getLogger(__name__)
 

@@ -8,19 +8,12 @@ from fastapi import APIRouter, Depends, Request, status
 
 import engine
 from app.accounts import stats as playerstats
+from app.accounts.schemas import CountOut, PlayerOut
 from app.games import NewGame
+from app.games.schemas import CreateGameIn, GameCreatedOut, GameOut, JoinedOut, LobbyOut
 from app.http.auth import Caller, caller, client_ip
 from app.http.deps import CurrentPlayer, ServicesDep
-from app.http.schemas import (
-    CountOut,
-    CreateGameIn,
-    ErrorOut,
-    GameCreatedOut,
-    GameOut,
-    JoinedOut,
-    LobbyOut,
-    PlayerOut,
-)
+from app.http.schemas import ErrorOut
 from app.lobby import seekrange
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -51,8 +44,9 @@ async def me(who: Annotated[Caller, Depends(caller())], services: ServicesDep) -
 
 @router.get("/variants")
 async def variants() -> list[dict[str, Any]]:
-    """Every game's description: board, special squares, pieces, rule options, start."""
-    return [engine.get_game(gid).describe() for gid in engine.GAMES]
+    """Every game's description: board, special squares, pieces, rule options, start, and
+    its table entry's facts for the client (names, notation, picture sets, stones' moves)."""
+    return [engine.describe(gid) for gid in engine.game_ids()]
 
 
 @router.post(
@@ -65,7 +59,7 @@ async def create_game(
     address = client_ip(request)
     if body.public:
         await services.open_games.check(address)
-    game = await services.games.create(
+    game = await services.games.setup.create(
         who,
         NewGame(
             variant=body.variant,
@@ -88,19 +82,19 @@ async def create_game(
         id=game.id,
         url=f"{base}/game/{game.id}",
         inviteUrl=f"{base}/invite/{game.invite_token}",
-        game=dict(await services.games.state(game)),
+        game=dict(await services.games.reads.state(game)),
     )
 
 
 @router.get("/games/{game_id}", response_model=GameOut, responses=ERRORS)
 async def get_game(game_id: str, services: ServicesDep) -> GameOut:
-    game = await services.games.get(game_id)
-    return GameOut(game=dict(await services.games.state(game)))
+    game = await services.games.reads.get(game_id)
+    return GameOut(game=dict(await services.games.reads.state(game)))
 
 
 def _joined(services: ServicesDep, game: Any, who: CurrentPlayer, request: Request) -> JoinedOut:
     base = str(request.base_url).rstrip("/")
-    seat = services.games.seat_of(game, who.id)
+    seat = services.games.reads.seat_of(game, who.id)
     return JoinedOut(id=game.id, url=f"{base}/game/{game.id}", seat=seat)  # type: ignore[arg-type]
 
 
@@ -110,7 +104,7 @@ async def join_game(
 ) -> JoinedOut:
     """Take the free seat of a public game."""
     limit_games(services, who, request)
-    game = await services.games.join(who, game_id=game_id)
+    game = await services.games.setup.join(who, game_id=game_id)
     return _joined(services, game, who, request)
 
 
@@ -120,7 +114,7 @@ async def accept_invite(
 ) -> JoinedOut:
     """Take the free seat of the game this invite belongs to (public or private)."""
     limit_games(services, who, request)
-    game = await services.games.join(who, token=token)
+    game = await services.games.setup.join(who, token=token)
     return _joined(services, game, who, request)
 
 
@@ -130,10 +124,10 @@ async def cancel_game(
 ) -> GameOut:
     """The creator withdraws a game nobody has joined yet."""
     limit_games(services, who, request)
-    game = await services.games.cancel(who, game_id)
-    return GameOut(game=dict(await services.games.state(game)))
+    game = await services.games.setup.cancel(who, game_id)
+    return GameOut(game=dict(await services.games.reads.state(game)))
 
 
 @router.get("/lobby", response_model=LobbyOut)
 async def lobby(services: ServicesDep) -> LobbyOut:
-    return LobbyOut(**await services.games.lobby())
+    return LobbyOut(**await services.games.reads.lobby())

@@ -1,5 +1,5 @@
-"""The game page's WebSocket (players and spectators); the lobby's and the site's are in
-app/lobby/sockets.py.
+"""The game page's WebSocket (players and spectators); the lobby's is in app/lobby/sockets.py,
+the other pages' in app/web/socket.py, what they share in app/http/connections.py.
 
 Protocol: docs/protocol.md. Every server message carries ``ply``; the first is the full
 ``state``; a client that sees a gap asks ``{"type": "resync"}``.
@@ -7,18 +7,16 @@ Protocol: docs/protocol.md. Every server message carries ``ply``; the first is t
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator, Coroutine, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from websockets.exceptions import ConnectionClosed
 
-from app.chat import socket as chatsocket
+from app.chat import protocol as chatprotocol
 from app.core.errors import ServiceError
 from app.core.jsontext import json_text
 from app.db.models import Game
@@ -26,7 +24,13 @@ from app.domain.enums import GameStatus
 from app.domain.events import ChatPosted
 from app.games import GameService, Identity
 from app.games.viewer import Viewer, view_of
-from app.http.auth import client_ip
+from app.http.connections import (
+    SERVER_RESTARTING,
+    Connection,
+    admitted,
+    json_message,
+    serve,
+)
 from app.http.deps import Services, get_services
 from app.http.identity import COOKIE
 from app.realtime.hub import CLOSING, RESYNC
@@ -44,79 +48,10 @@ CLIENT_TYPES = (
 # bucket); the other types by "socket".
 ACTIONS = ("move", "resign", "draw", "takeback", "abort", "claim", "rematch")
 BUCKETS = {**dict.fromkeys(ACTIONS, "move"), "chat": "chat"}
-# Past KODAMA_MAX_SOCKETS_PER_IP the handshake is accepted, then closed with this code:
-# "try again later" (RFC 6455 section 7.4.1), which a browser can see, unlike a refusal.
-TRY_AGAIN_LATER = 1013
-SERVER_RESTARTING = 1012  # as uvicorn closes the sockets it finds open when it shuts down
-
-
-class Connection:
-    """One socket: sends are serialised (a reply and a broadcast may race). ``side`` is the
-    seat of its player, or None for a spectator (it changes when the player gets a seat).
-
-    A client may leave at any moment, a reply still pending: every way a send or a close can
-    then fail becomes ``WebSocketDisconnect``, the one exception the handlers expect."""
-
-    def __init__(self, ws: WebSocket) -> None:
-        self.ws = ws
-        self.side: str | None = None
-        self._lock = asyncio.Lock()
-
-    async def send(self, text: str) -> None:
-        # (_client_gone's handling, inlined: this runs for every message of every socket)
-        async with self._lock:
-            try:
-                await self.ws.send_text(text)
-            except WebSocketDisconnect:
-                raise
-            except (OSError, RuntimeError, ConnectionClosed) as exc:
-                raise WebSocketDisconnect(1006) from exc
-
-    async def send_json(self, data: dict[str, Any]) -> None:
-        await self.send(json.dumps(data, separators=(",", ":")))
-
-    async def close(self, code: int) -> None:
-        async with self._lock, _client_gone():
-            await self.ws.close(code=code)
-
-
-@contextlib.asynccontextmanager
-async def _client_gone() -> AsyncIterator[None]:
-    """A send to a client that left fails differently by the moment and by the server's
-    WebSocket implementation: Starlette's ``WebSocketDisconnect`` (uvicorn's
-    ``ClientDisconnected``, an ``OSError``, once the connection is lost),
-    ``WebSocketDisconnected`` (a ``RuntimeError``: a send after a failed one), uvicorn's
-    ``RuntimeError`` for a send after it answered the client's close, or the ``websockets``
-    library's ``ConnectionClosed``. Sending text does nothing else that could raise these."""
-    try:
-        yield
-    except WebSocketDisconnect:
-        raise
-    except (OSError, RuntimeError, ConnectionClosed) as exc:
-        raise WebSocketDisconnect(1006) from exc
 
 
 def _error(code: str, message: str, ply: int | None, **extra: Any) -> dict[str, Any]:
     return {"type": "error", "code": code, "error": message, "ply": ply, **extra}
-
-
-@contextlib.asynccontextmanager
-async def admitted(ws: WebSocket) -> AsyncIterator[str | None]:
-    """The socket's address while it counts against its address's cap; None (the socket
-    then closed with TRY_AGAIN_LATER) if that address has as many open as allowed."""
-    sockets = get_services(ws).sockets
-    address = client_ip(ws)
-    if not sockets.take(address):
-        with contextlib.suppress(WebSocketDisconnect):  # it may not wait for the close
-            async with _client_gone():
-                await ws.accept()
-                await ws.close(TRY_AGAIN_LATER, "too many connections from this address")
-        yield None
-        return
-    try:
-        yield address
-    finally:
-        sockets.give_back(address)
 
 
 @router.websocket("/ws/game/{game_id}")
@@ -138,8 +73,8 @@ async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
             # page has its state is told to it (as the lobby and site sockets do).
             with follow(services, who, conn, shown=game.id):
                 await _send_state(conn, service, game, who)
-                await conn.send(await chatsocket.history_text(services, game, who))
-                await _serve(
+                await conn.send(await chatprotocol.history_text(services, game, who))
+                await serve(
                     read=_read(conn, services, game.id, who, address),
                     write=_forward(conn, viewer, who),
                 )
@@ -151,27 +86,15 @@ async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
             await conn.close(4404)
 
 
-async def _serve(read: Coroutine[Any, Any, None], write: Coroutine[Any, Any, None]) -> None:
-    """Forward broadcasts in the background while reading the client; stop both when the
-    reading ends (the client left)."""
-    writer = asyncio.create_task(write)
-    try:
-        await read
-    finally:
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
-
-
 async def _send_state(
     conn: Connection, service: GameService, game: Game | str, who: Identity | None
 ) -> Game:
     """The ``state`` message (``StateMessage``) of ``game``, or of the game read now."""
     if isinstance(game, str):
-        game = await service.get(game)
+        game = await service.reads.get(game)
     # Made from the state's text (kept for a crowd joining one game): the same JSON.
     me = None if who is None else {"id": who.id, "name": who.name}
-    text = f'{{"type":"state","ply":{game.ply},"game":{await service.state_text(game)}'
+    text = f'{{"type":"state","ply":{game.ply},"game":{await service.reads.state_text(game)}'
     text += f',"me":{json.dumps(me, separators=(",", ":"), ensure_ascii=False)}'
     if who is not None and who.id == game.creator_id and game.status == GameStatus.CREATED:
         text += f',"invite":{json.dumps(game.invite_token)}'
@@ -185,7 +108,7 @@ async def _send_again(
     """The whole truth again (a resync): the ``state``, then the kept chat lines (a line
     told while the socket was behind may have been lost with the rest)."""
     game = await _send_state(conn, services.games, game_id, who)
-    await conn.send(await chatsocket.history_text(services, game, who))
+    await conn.send(await chatprotocol.history_text(services, game, who))
 
 
 async def _forward(conn: Connection, viewer: Viewer, who: Identity | None) -> None:
@@ -201,7 +124,7 @@ async def _forward(conn: Connection, viewer: Viewer, who: Identity | None) -> No
         elif isinstance(message, PresenceChanged):
             await conn.send(presence_text(message))
         elif isinstance(message, ChatPosted):
-            await conn.send(chatsocket.chat_text(message))
+            await conn.send(chatprotocol.chat_text(message))
         elif isinstance(message, RatingsChanged):
             await conn.send(ratings_text(message))
 
@@ -234,16 +157,7 @@ def ratings_text(message: RatingsChanged) -> str:
 
 def _message(raw: str | None, limit: int) -> dict[str, Any]:
     """A client message read from a text frame, its type checked; or ServiceError."""
-    if raw is None:
-        raise ServiceError("request.malformed", "messages must be JSON text, not binary")
-    if len(raw.encode()) > limit:
-        raise ServiceError("request.too_large", f"messages are limited to {limit} bytes")
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
-        raise ServiceError("request.malformed", "messages must be JSON objects") from None
-    if not isinstance(data, dict):
-        raise ServiceError("request.malformed", "messages must be JSON objects")
+    data = json_message(raw, limit)
     kind = data.get("type")
     if kind not in CLIENT_TYPES:
         raise ServiceError(
@@ -291,7 +205,7 @@ async def _read(
                 await _send_again(conn, services, game_id, who)
                 continue
             if kind == "chat":
-                await chatsocket.write(services, who, game_id, data)
+                await chatprotocol.write(services, who, game_id, data)
                 continue
             if who is None:
                 raise ServiceError("game.not_player", "you are not playing in this game", 403)
@@ -301,7 +215,7 @@ async def _read(
             await _act(service, who, game_id, kind, data)
         except ServiceError as exc:
             with contextlib.suppress(ServiceError):
-                ply = (await service.get(game_id)).ply
+                ply = (await service.reads.get(game_id)).ply
             await conn.send_json(_error(exc.code, exc.message, ply, **exc.extra))
 
 
@@ -325,23 +239,23 @@ async def _act(
             raise ServiceError("request.invalid", "a move message needs 'move': a move text")
         if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
             raise ServiceError("request.invalid", "'ply' must be the number of moves seen")
-        await service.move(who, game_id, move, ply)
+        await service.play.move(who, game_id, move, ply)
     elif kind == "resign":
-        await service.resign(who, game_id)
+        await service.play.resign(who, game_id)
     elif kind == "abort":
-        await service.abort(who, game_id)
+        await service.play.abort(who, game_id)
     elif kind == "draw":
         action = data.get("action")
         if not isinstance(action, str):
             raise ServiceError("request.invalid", "a draw message needs 'action'")
-        await service.draw(who, game_id, action)
+        await service.play.draw(who, game_id, action)
     elif kind == "takeback":
         action = data.get("action")
         if not isinstance(action, str):
             raise ServiceError("request.invalid", "a takeback message needs 'action'")
-        await service.takeback(who, game_id, action)
+        await service.play.takeback(who, game_id, action)
     elif kind == "claim":
         result = data.get("result")
         if not isinstance(result, str):
             raise ServiceError("request.invalid", "a claim message needs 'result'")
-        await service.claim(who, game_id, result)
+        await service.play.claim(who, game_id, result)

@@ -1,5 +1,5 @@
 """Time controls: what a game's clock is, checked in one place for every way of making a
-game (the browser's form, challenges, seeks). docs/decisions.md, "Time controls".
+game (the browser's form, challenges, seeks). docs/decisions/time-controls.md.
 
 - **Fischer**: an initial time and an increment added after each move.
 - **Byo-yomi**: a main time, then ``periods`` periods of ``byoyomi`` each (shogi's rules:

@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import logging
 
-from app.core.time import Clock, Handle, SystemClock, every
+from app.core.time import Clock, Handle, every
 from app.db.models import Game
 from app.games import GameService
 
@@ -17,23 +17,21 @@ log = logging.getLogger(__name__)
 
 
 class Timekeeper:
-    def __init__(
-        self, service: GameService, sweep_seconds: float = 30.0, clock: Clock | None = None
-    ) -> None:
+    def __init__(self, service: GameService, clock: Clock, sweep_seconds: float = 30.0) -> None:
         self.service = service
         self.sweep_seconds = sweep_seconds
-        self.clock = clock or SystemClock()
+        self.clock = clock
         self._timers: dict[str, Handle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
-        service.listeners.append(lambda game, _events: self.schedule(game))
 
     def schedule(self, game: Game) -> None:
-        """(Re)arm the game's timer for its next deadline, or drop it."""
+        """(Re)arm the game's timer for its next deadline, or drop it (after every committed
+        change: a subscriber, app/games/subscribers.py)."""
         old = self._timers.pop(game.id, None)
         if old is not None:
             old.cancel()
-        due = self.service.due_at(game)
+        due = self.service.reads.due_at(game)
         if due is None:
             return
         game_id = game.id
@@ -48,17 +46,17 @@ class Timekeeper:
     async def _expire(self, game_id: str) -> None:
         game = None
         try:
-            game = await self.service.expire(game_id)
+            game = await self.service.upkeep.expire(game_id)
             if game is None:  # the check failed (a busy game, say): look again
-                game = await self.service.get(game_id)
+                game = await self.service.reads.get(game_id)
         except Exception:
             log.exception("time-out check of game %s failed", game_id)
         if game is not None:
             self.schedule(game)  # still due (the clock moved, or the check failed): arm again
 
     async def sweep(self) -> None:
-        await self.service.expire_open_games()
-        for game in await self.service.live_games():
+        await self.service.upkeep.expire_open_games()
+        for game in await self.service.reads.live_games():
             self.schedule(game)
 
     async def start(self) -> None:

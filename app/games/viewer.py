@@ -23,7 +23,7 @@ from app.db.engine import uncancelled
 from app.db.models import Game
 from app.domain.events import ChatPosted, SeatTaken
 from app.domain.players import Identity
-from app.games.transitions import seat_of
+from app.games.endings import seat_of
 from app.http.deps import Services
 from app.realtime.hub import RESYNC, Subscription
 from app.realtime.messages import GameUpdate, game_channel
@@ -61,7 +61,7 @@ class Viewer:
                 return
 
     async def game(self) -> Game:
-        return await uncancelled(self.services.games.get(self.game_id))
+        return await uncancelled(self.services.games.reads.get(self.game_id))
 
 
 @contextlib.asynccontextmanager
@@ -85,7 +85,7 @@ async def view_of(
     read once subscribed: its first state (one read of the game per view, not two).
     ``ServiceError`` (``game.not_found``) if there is no such game."""
     async with services.hub.subscribe(game_channel(game_id)) as sub:
-        game = await uncancelled(services.games.get_shared(game_id))
+        game = await uncancelled(services.games.reads.get_shared(game_id))
         side = None if who is None else seat_of(game, who.id)
         async with _present(Viewer(services, game.id, who, side, sub), game) as viewer:
             yield viewer, game

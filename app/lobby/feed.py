@@ -15,9 +15,9 @@ import json
 import logging
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
-from app.core.time import Clock, Handle, SystemClock
+from app.core.time import Clock, Handle
 from app.db.models import Game
 from app.domain.events import (
     GameCreated,
@@ -43,15 +43,6 @@ Lists = dict[str, list[Entry]]
 Send = Callable[[str], Awaitable[None]]
 
 log = logging.getLogger(__name__)
-
-
-class ListSource(Protocol):
-    """What the feed needs of the game service."""
-
-    hub: LocalHub
-    listeners: list[Callable[[Game, Sequence[GameEvent]], None]]
-
-    async def lobby(self) -> Lists: ...
 
 
 def _text(data: dict[str, Any]) -> str:
@@ -134,12 +125,13 @@ class LobbyWatcher:
 
 class LobbyFeed:
     def __init__(
-        self, service: ListSource, interval: float = 0.25, clock: Clock | None = None
+        self, read: Callable[[], Awaitable[Lists]], hub: LocalHub, interval: float, clock: Clock
     ) -> None:
-        self._read = service.lobby
-        self.hub = service.hub
+        """``read``: the lists as they are now (the game reads' ``lobby``)."""
+        self._read = read
+        self.hub = hub
         self.interval = interval
-        self.clock: Clock = clock or SystemClock()
+        self.clock = clock
         self.version = 0
         self._lists: Lists | None = None
         self._full: str | None = None  # the whole lists as sent, made once a version
@@ -150,10 +142,10 @@ class LobbyFeed:
         self._queued = False  # without an interval: a read started and not yet begun
         self._publishing: set[asyncio.Task[None]] = set()
         self.refreshes = 0  # lists read (for tests and benches)
-        service.listeners.append(self.changed)
 
     # ---- the events of this instance -----------------------------------------------------
     def changed(self, game: Game, events: Sequence[GameEvent]) -> None:
+        """A subscriber of every committed change here (app/games/subscribers.py)."""
         if not game.public or not any(isinstance(e, LISTED) for e in events):
             return  # moves, offers and takebacks change neither list; private games are not in it
         task = asyncio.get_running_loop().create_task(

@@ -18,17 +18,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core import crash
+from app.core import faults
 from app.core.time import SystemClock, every
 from app.db.models import Game, OutboxEntry
 from app.domain.durable import decode
 from app.domain.events import GameEvent
+from app.games.subscribers import AfterHook, Hooks
 
 log = logging.getLogger(__name__)
 _BATCH = 500
@@ -40,11 +41,6 @@ class Consumer(Protocol):
         consumed: called once per event, ever (never again after a commit)."""
 
 
-# Awaited after an event's consumption committed (its effects are visible): telling others.
-# Not exactly once: a crash right after the commit tells nobody (docs/decisions.md).
-AfterHook = Callable[[GameEvent], Awaitable[None]]
-
-
 class OutboxConsumer:
     def __init__(
         self,
@@ -53,13 +49,17 @@ class OutboxConsumer:
         clock_ms: Callable[[], int],
         *,
         sweep_seconds: float = 5.0,
+        after: Hooks[AfterHook] | None = None,
     ) -> None:
+        """``after``: awaited after an event's consumption committed (its effects are
+        visible), to tell others (the app's ``Subscribers.consumed``). Not exactly once: a
+        crash right after the commit tells nobody (docs/decisions/outbox.md)."""
         self.sessions = sessions
         self.consumers = list(consumers)
         self.now = clock_ms
         self.sweep_seconds = sweep_seconds
         self._sweeper: asyncio.Task[None] | None = None
-        self.after: list[AfterHook] = []
+        self.after: Hooks[AfterHook] = Hooks() if after is None else after
         # Events consumed right after their change, to tell once the change itself is told
         # (``told``), by game id: the game's lock is held from ``committed`` to ``told``.
         self._untold: dict[str, list[GameEvent]] = {}
@@ -89,11 +89,11 @@ class OutboxConsumer:
             )
             if marked.rowcount != 1:  # type: ignore[attr-defined]
                 return False
-            crash.at("after_consume_mark")
+            faults.reached("after_consume_mark")
             for consumer in self.consumers:
                 await consumer.apply(session, event)
-            crash.at("after_consume_apply")
-        crash.at("after_consume_commit")
+            faults.reached("after_consume_apply")
+        faults.reached("after_consume_commit")
         if untold is not None:
             untold.append(event)
         else:
@@ -101,11 +101,11 @@ class OutboxConsumer:
         return True
 
     async def _tell(self, event: GameEvent) -> None:
-        for hook in self.after:
+        for name, hook in self.after:
             try:
                 await hook(event)
             except Exception:
-                log.exception("telling the consumption of %r failed", event)
+                log.exception("subscriber %s failed on the consumption of %r", name, event)
 
     async def _consume_rows(
         self, rows: Sequence[Any], untold: list[GameEvent] | None = None
@@ -132,7 +132,7 @@ class OutboxConsumer:
     async def committed(self, game: Game, _events: Sequence[GameEvent]) -> None:
         """The service's hook after a change with durable events committed (the change is
         told after it: what its consumption tells waits for ``told``)."""
-        crash.at("after_commit")
+        faults.reached("after_commit")
         untold = self._untold.setdefault(game.id, [])
         await self.consume_game(game.id, untold)
 

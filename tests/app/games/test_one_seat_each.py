@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from app.__main__ import MIGRATIONS
 from app.core.config import Settings
 from app.core.errors import ServiceError
+from app.core.time import ManualClock
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.models import Challenge, Game, Player
 from app.games import GameService, Identity
@@ -216,17 +217,21 @@ async def test_the_database_refuses_a_game_with_one_player_in_both_seats(
     sessions = make_sessionmaker(engine)
     settings = Settings(database_url=database_url, data_dir=tmp_path, secret_key=SECRET)
     service = GameService(
-        sessions, LocalHub(), settings, is_postgres=database_url.startswith("postgresql")
+        sessions,
+        LocalHub(),
+        settings,
+        ManualClock(),
+        is_postgres=database_url.startswith("postgresql"),
     )
     try:
-        await service.ensure_player(ALICE)
+        await service.setup.ensure_player(ALICE)
         # Inserted directly, past every check of the code: the constraint refuses it.
         with pytest.raises(IntegrityError):
             async with sessions() as session, session.begin():
                 session.add(game_row("direct", ALICE.id, ALICE.id))
         # Through the service (a bug seating one player twice): a clean 409, no game.
         with pytest.raises(ServiceError) as refused:
-            await service.create_started(
+            await service.setup.create_started(
                 "twice",
                 ALICE,
                 ALICE,
@@ -256,7 +261,7 @@ def test_a_constraint_a_request_runs_into_is_a_409_not_a_500(
             async with games.sessions() as session, session.begin():
                 session.add(Player(id=who.id, name=who.name, created_ms=1))
 
-    monkeypatch.setattr(games, "ensure_player", inserts_twice)
+    monkeypatch.setattr(games.setup, "ensure_player", inserts_twice)
     response = someone.post("/api/games", {"variant": "dobutsu"})
     assert response.status_code == 409, response.text
     assert response.json()["code"] == "request.conflict"

@@ -13,10 +13,11 @@ from typing import Any
 
 import asyncpg
 import pytest
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.core.config import Settings
 from app.core.errors import ServiceError
+from app.core.time import ManualClock
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.gamerows import (
     ConnectionLost,
@@ -68,6 +69,7 @@ class Instances:
             make_sessionmaker(engine),
             LocalHub(),
             self.settings,
+            ManualClock(),
             is_postgres=self.url.startswith("postgresql"),
             rows=rows,
         )
@@ -91,8 +93,8 @@ async def instances(database_url: str, tmp_path: Path) -> AsyncIterator[Instance
 
 
 async def started(service: GameService) -> str:
-    game = await service.create(ALICE, NewGame("dobutsu", {}, None, 0, "first", True))
-    await service.join(BOB, game_id=game.id)
+    game = await service.setup.create(ALICE, NewGame("dobutsu", {}, None, 0, "first", True))
+    await service.setup.join(BOB, game_id=game.id)
     return game.id
 
 
@@ -100,12 +102,12 @@ async def started(service: GameService) -> str:
 async def test_a_stale_copy_never_overwrites_a_resignation(instances: Instances, core: bool):
     a, b = instances.make(core=core), instances.make(core=core)
     game_id = await started(a)
-    await a.move(ALICE, game_id, "b2b3", 0)  # a now holds the row at ply 1
-    await b.resign(BOB, game_id)  # the same ply: only the status changed
+    await a.play.move(ALICE, game_id, "b2b3", 0)  # a now holds the row at ply 1
+    await b.play.resign(BOB, game_id)  # the same ply: only the status changed
     with pytest.raises(ServiceError) as refused:
-        await a.move(BOB, game_id, "b4a3", 1)  # legal on a's copy, where the game goes on
+        await a.play.move(BOB, game_id, "b4a3", 1)  # legal on a's copy, where the game goes on
     assert refused.value.code == "game.over"
-    game = await b.get(game_id)
+    game = await b.reads.get(game_id)
     assert (game.status, game.winner, game.ply, game.moves) == ("resign", "first", 1, "b2b3")
 
 
@@ -114,14 +116,14 @@ async def test_a_refusal_from_a_stale_copy_is_checked_against_the_database(
 ):
     a, b = instances.make(), instances.make()
     game_id = await started(a)  # a holds the row at ply 0
-    await b.move(ALICE, game_id, "b2b3", 0)
+    await b.play.move(ALICE, game_id, "b2b3", 0)
     # a's copy says ply 0 and first to move: only the stored row shows the move is right.
-    game = await a.move(BOB, game_id, "b4a3", 1)
+    game = await a.play.move(BOB, game_id, "b4a3", 1)
     assert (game.ply, game.moves) == (2, "b2b3 b4a3")
     with pytest.raises(ServiceError) as refused:
-        await b.move(BOB, game_id, "b4b3", 1)  # b's copy is behind too: the refusal holds
+        await b.play.move(BOB, game_id, "b4b3", 1)  # b's copy is behind too: the refusal holds
     assert refused.value.code == "game.stale"
-    assert (await b.get(game_id)).moves == "b2b3 b4a3"
+    assert (await b.reads.get(game_id)).moves == "b2b3 b4a3"
 
 
 @pytest.mark.parametrize("core", [False, True], ids=["fastest", "core"])
@@ -130,10 +132,10 @@ async def test_a_draw_offer_made_elsewhere_is_declined_by_the_next_move(
 ):
     a, b = instances.make(core=core), instances.make(core=core)
     game_id = await started(a)
-    await b.draw(BOB, game_id, "offer")
-    game = await a.move(ALICE, game_id, "b2b3", 0)  # a's copy had no offer
+    await b.play.draw(BOB, game_id, "offer")
+    game = await a.play.move(ALICE, game_id, "b2b3", 0)  # a's copy had no offer
     assert (game.ply, game.draw_offer) == (1, None)
-    stored = await b.get(game_id)
+    stored = await b.reads.get(game_id)
     assert (stored.ply, stored.draw_offer, stored.status) == (1, None, "started")
 
 
@@ -141,10 +143,10 @@ async def test_a_no_op_from_a_stale_copy_is_checked_against_the_database(
     instances: Instances,
 ):
     a, b = instances.make(), instances.make()
-    created = await a.create(ALICE, NewGame("dobutsu", {}, None, 0, "random", True))
-    await b.join(BOB, game_id=created.id)  # a's copy: still waiting for a second player
+    created = await a.setup.create(ALICE, NewGame("dobutsu", {}, None, 0, "random", True))
+    await b.setup.join(BOB, game_id=created.id)  # a's copy: still waiting for a second player
     # Already in the game per the stored row: nothing to do, no error, nothing written.
-    game = await a.join(BOB, game_id=created.id)
+    game = await a.setup.join(BOB, game_id=created.id)
     assert game.status == "started"
     assert {game.first_id, game.second_id} == {ALICE.id, BOB.id}
 
@@ -173,6 +175,9 @@ class FlakyRows:
             raise ConnectionLost("the connection died before the UPDATE's reply came")
         return saved
 
+    async def save_in(self, session: AsyncSession, old: Stored, new: Row) -> bool:
+        return await self.rows.save_in(session, old, new)
+
     async def close(self) -> None:
         await self.rows.close()
 
@@ -195,21 +200,21 @@ async def test_a_save_whose_connection_died_applies_once(instances: Instances, w
     game_id = await started(service)
     flaky.fail, flaky.saves = when, 0
     moves = await _moves_published(
-        service, game_id, lambda: service.move(ALICE, game_id, "b2b3", 0)
+        service, game_id, lambda: service.play.move(ALICE, game_id, "b2b3", 0)
     )
     assert len(moves) == 1  # told once, whether the first UPDATE committed or not
-    game = await instances.make().get(game_id)
+    game = await instances.make().reads.get(game_id)
     assert (game.ply, game.moves) == (1, "b2b3")
     assert flaky.saves == (2 if when == "before" else 1)
-    await service.move(BOB, game_id, "b4a3", 1)
-    assert (await service.get(game_id)).moves == "b2b3 b4a3"
+    await service.play.move(BOB, game_id, "b4a3", 1)
+    assert (await service.reads.get(game_id)).moves == "b2b3 b4a3"
 
 
 async def test_no_lock_outlives_the_changes(instances: Instances):
     service = instances.make()
     game_id = await started(service)
     outcomes = await asyncio.gather(
-        *(service.move(ALICE, game_id, "b2b3", 0) for _ in range(8)), return_exceptions=True
+        *(service.play.move(ALICE, game_id, "b2b3", 0) for _ in range(8)), return_exceptions=True
     )
     assert sum(not isinstance(o, BaseException) for o in outcomes) == 1
     assert service.pipeline._locks == {}
@@ -218,8 +223,8 @@ async def test_no_lock_outlives_the_changes(instances: Instances):
 async def test_live_games_are_read_without_the_orm(instances: Instances):
     service = instances.make()
     game_id = await started(service)
-    waiting = await service.create(ALICE, NewGame("yote", {}, None, 0, "first", True))
-    live = await service.live_games()
+    waiting = await service.setup.create(ALICE, NewGame("yote", {}, None, 0, "first", True))
+    live = await service.reads.live_games()
     assert [g.id for g in live] == [game_id]
     assert waiting.id not in {g.id for g in live}
     assert live[0].rules == {"ruleset": "dobutsu"}  # the JSON column, decoded
@@ -231,7 +236,7 @@ async def test_the_pipeline_changes_plain_records(instances: Instances):
     records with every column, whose row survives the round trip."""
     service = instances.make()
     game_id = await started(service)
-    game = await service.move(ALICE, game_id, "b2b3", 0)
+    game = await service.play.move(ALICE, game_id, "b2b3", 0)
     assert isinstance(game, GameRecord)
     assert (game.ply, game.moves, game.rules) == (1, "b2b3", {"ruleset": "dobutsu"})
     row = snapshot(game)
@@ -278,7 +283,7 @@ async def test_moves_go_on_after_postgresql_drops_every_connection(postgres_url,
     try:
         service = made.make()
         game_id = await started(service)
-        await service.move(ALICE, game_id, "b2b3", 0)
+        await service.play.move(ALICE, game_id, "b2b3", 0)
         admin = await asyncpg.connect(postgres_url.replace("postgresql+asyncpg", "postgresql"))
         try:
             killed = await admin.fetchval(
@@ -288,9 +293,9 @@ async def test_moves_go_on_after_postgresql_drops_every_connection(postgres_url,
         finally:
             await admin.close()
         assert killed >= 1
-        game = await service.move(BOB, game_id, "b4a3", 1)  # a dead connection: retried
+        game = await service.play.move(BOB, game_id, "b4a3", 1)  # a dead connection: retried
         assert game.moves == "b2b3 b4a3"
-        assert (await service.get(game_id)).ply == 2
+        assert (await service.reads.get(game_id)).ply == 2
     finally:
         await made.close()
 

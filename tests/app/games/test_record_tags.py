@@ -43,7 +43,7 @@ def legal_moves(client: Any, game_id: str) -> list[str]:
     return moves
 
 
-@pytest.mark.parametrize("variant", engine.GAMES)
+@pytest.mark.parametrize("variant", engine.game_ids())
 def test_the_record_of_each_game_names_its_rules_and_start(client, variant):
     alice, bob = Account(client, "alice"), Account(client, "bob")
     fen = position_after(variant, RULES[variant], 2, seed=len(variant))

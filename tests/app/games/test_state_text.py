@@ -14,13 +14,9 @@ def _same_text(client: Any, game_id: str) -> None:
     games = services.games
 
     async def both() -> tuple[Any, Any]:
-        game = await games.get(game_id)
-        clock = games.now
-        games.now = lambda: 1_800_000_000_000  # one instant for both (serverTime, clocks)
-        try:
-            return json.loads(await games.state_text(game)), await games.state(game)
-        finally:
-            games.now = clock
+        game = await games.reads.get(game_id)
+        # The app's clock stands still: one instant for both (serverTime, clocks).
+        return json.loads(await games.reads.state_text(game)), await games.reads.state(game)
 
     text, state = client.portal.call(both)
     assert text == json.loads(json.dumps(state))

@@ -1,4 +1,4 @@
-"""Takebacks (issue #14), as lichess's: the board API's ``takeback/{yes|no}``, the game
+"""Takebacks, as lichess's: the board API's ``takeback/{yes|no}``, the game
 socket's ``takeback`` message, ``wtakeback``/``btakeback`` in the streams, what is taken
 back, the clocks, and every refusal."""
 

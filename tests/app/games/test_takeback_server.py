@@ -55,7 +55,7 @@ def states(stream: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 
 def test_berserk_offers_accepts_and_declines_takebacks(server: Server):
     (alice, alice_token), (bob, _) = board_client(server, "Alice"), board_client(server, "Bob")
-    # The challenge through our own API: berserk's challenges are another part of issue #14.
+    # The challenge through our own API: berserk's challenge calls are in test_berserk.py.
     with httpx.Client(base_url=server.base, timeout=10) as http:
         created = http.post(
             "/api/challenge/bob",

@@ -1,4 +1,4 @@
-"""Byo-yomi and correspondence time controls (docs/decisions.md, "Time controls"): the clock
+"""Byo-yomi and correspondence time controls (docs/decisions/time-controls.md): the clock
 arithmetic, the server's flags on the ManualClock, creation and its refusals in every API,
 and what the browser state and the bot API show."""
 
@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.botapi.models import ChallengeOut, EventGameOut, GameFullEvent, GameStateEvent
+from app.botapi.eventlines import ChallengeOut, EventGameOut
+from app.botapi.models import GameFullEvent, GameStateEvent
 from app.core.time import ManualClock
 from app.games.clock import Spent, spend
 from tests.app.accounts_and_streams import MATE, Account, Lines, assert_error, challenge, check

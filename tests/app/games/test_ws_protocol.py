@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 from websockets.exceptions import ConnectionClosed
 
-from app.games.socket import Connection
+from app.http.connections import Connection
 from tests.app.conftest import Player, receive, send, started_game
 
 LIMIT = 4096  # Settings.max_message_bytes

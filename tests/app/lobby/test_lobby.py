@@ -238,11 +238,10 @@ def test_kept_entries_in_another_order_need_the_whole_list():
 
 
 class FakeGames:
-    """The service's side of the feed: lists set by hand, a hub, listeners."""
+    """The service's side of the feed: lists set by hand, a hub."""
 
     def __init__(self) -> None:
         self.hub = LocalHub()
-        self.listeners: list[Any] = []
         self.lists: Lists = {"open": [], "live": []}
 
     async def lobby(self) -> Lists:
@@ -257,7 +256,7 @@ def anyio_backend() -> str:
 @pytest.mark.anyio
 async def test_a_burst_is_one_read_and_one_message_encoded_once_for_all_sockets():
     games, clock = FakeGames(), ManualClock()
-    feed = LobbyFeed(games, interval=0.25, clock=clock)
+    feed = LobbyFeed(games.lobby, games.hub, interval=0.25, clock=clock)
     await feed.start()
     got: list[list[str]] = [[] for _ in range(50)]
     try:
@@ -287,7 +286,7 @@ async def test_a_burst_is_one_read_and_one_message_encoded_once_for_all_sockets(
 @pytest.mark.anyio
 async def test_a_socket_that_falls_behind_gets_the_whole_lists_instead():
     games = FakeGames()
-    feed = LobbyFeed(games, interval=0)
+    feed = LobbyFeed(games.lobby, games.hub, interval=0, clock=ManualClock())
     release = asyncio.Event()
     sent: list[str] = []
 
@@ -309,7 +308,7 @@ async def test_a_socket_that_falls_behind_gets_the_whole_lists_instead():
 @pytest.mark.anyio
 async def test_a_private_game_or_a_move_publishes_nothing():
     games = FakeGames()
-    feed = LobbyFeed(games, interval=0)
+    feed = LobbyFeed(games.lobby, games.hub, interval=0, clock=ManualClock())
 
     class Row:
         id, public = "g", False

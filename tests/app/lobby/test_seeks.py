@@ -1,4 +1,4 @@
-"""A seek lives while its creator has a page open (docs/decisions.md, "A lobby that is alive"):
+"""A seek lives while its creator has a page open (docs/decisions/live-lobby.md):
 hidden from the lobby within seconds of their last socket closing, back if they return within
 the grace, cancelled after it; joining a hidden seek is refused. All on the injected clock."""
 

@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.accounts.stats import PlayerCounts, counts
-from app.core import crash
 from app.core.config import Settings
+from app.core.time import ManualClock
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.gamerows import CoreRows, rows_for, snapshot, to_game
 from app.db.models import OutboxEntry, PlayerStats
@@ -45,20 +45,22 @@ class Instance:
         self.engine: AsyncEngine = make_engine(url)
         self.sessions = make_sessionmaker(self.engine)
         is_postgres = url.startswith("postgresql")
+        self.clock = ManualClock()
         self.service = GameService(
             self.sessions,
             LocalHub(),
             Settings(database_url=url, data_dir=tmp_path, secret_key=SECRET),
+            self.clock,
             is_postgres=is_postgres,
             rows=CoreRows(self.engine) if core else rows_for(self.engine),
         )
         self.outbox = OutboxConsumer(
             self.sessions,
             [PlayerCounts(is_postgres=is_postgres)],
-            lambda: self.service.now(),  # noqa: PLW0108 (a test swaps now)
+            self.clock.now_ms,
         )
         if hook:
-            self.service.durable.append(self.outbox.committed)
+            self.service.subscribers.durable.add("outbox", self.outbox.committed)
 
     async def close(self) -> None:
         await self.outbox.stop()
@@ -87,10 +89,10 @@ async def instances(database_url: str, tmp_path: Path) -> AsyncIterator[Instance
 
 
 async def started(service: GameService, moves: int = 2) -> str:
-    game = await service.create(ALICE, NewGame("dobutsu", {}, None, 0, "first", True))
-    await service.join(BOB, game_id=game.id)
+    game = await service.setup.create(ALICE, NewGame("dobutsu", {}, None, 0, "first", True))
+    await service.setup.join(BOB, game_id=game.id)
     for ply, (who, move) in enumerate([(ALICE, "b2b3"), (BOB, "b4a3")][:moves]):
-        await service.move(who, game.id, move, ply)
+        await service.play.move(who, game.id, move, ply)
     return game.id
 
 
@@ -132,7 +134,7 @@ def test_a_durable_event_round_trips_through_its_outbox_row():
 async def test_an_ended_game_is_counted_once_for_both_players(instances: Instances, core: bool):
     a = instances.make(core=core)
     game_id = await started(a.service)
-    await a.service.resign(BOB, game_id)
+    await a.service.play.resign(BOB, game_id)
     rows = await outbox_rows(a)
     assert [(g, seq, kind) for g, seq, kind, _ in rows] == [(game_id, 1, "gameEnded")]
     assert rows[0][3] is not None  # consumed right after the commit
@@ -146,12 +148,12 @@ async def test_a_draw_counts_for_both_and_moves_write_no_outbox_row(instances: I
     a = instances.make()
     game_id = await started(a.service)
     assert await outbox_rows(a) == []  # moves, joins, creation: nothing durable
-    await a.service.draw(ALICE, game_id, "offer")
-    await a.service.draw(BOB, game_id, "accept")
+    await a.service.play.draw(ALICE, game_id, "offer")
+    await a.service.play.draw(BOB, game_id, "accept")
     assert await record(a, ALICE) == (1, 0, 0, 1)
     assert await record(a, BOB) == (1, 0, 0, 1)
     game_2 = await started(a.service)
-    await a.service.resign(ALICE, game_2)
+    await a.service.play.resign(ALICE, game_2)
     assert await record(a, ALICE) == (2, 0, 1, 1)
     assert await record(a, BOB) == (2, 1, 0, 1)
 
@@ -159,14 +161,13 @@ async def test_a_draw_counts_for_both_and_moves_write_no_outbox_row(instances: I
 async def test_aborted_games_and_games_never_started_count_nothing(instances: Instances):
     a = instances.make()
     aborted = await started(a.service, moves=1)
-    await a.service.abort(BOB, aborted)
+    await a.service.play.abort(BOB, aborted)
     unmoved = await started(a.service, moves=0)
-    now = a.service.now()
-    a.service.now = lambda: now + 3_600_000  # an hour on: the first move never came
-    ended = await a.service.expire(unmoved)
+    a.clock.jump(3_600_000)  # an hour on: the first move never came
+    ended = await a.service.upkeep.expire(unmoved)
     assert ended is not None and ended.status == GameStatus.NO_START
-    canceled = await a.service.create(ALICE, NewGame("dobutsu", {}, None, 0, "first", True))
-    await a.service.cancel(ALICE, canceled.id)
+    canceled = await a.service.setup.create(ALICE, NewGame("dobutsu", {}, None, 0, "first", True))
+    await a.service.setup.cancel(ALICE, canceled.id)
     rows = await outbox_rows(a)
     assert len(rows) == 3 and all(consumed is not None for *_, consumed in rows)
     assert await record(a, ALICE) == (0, 0, 0, 0)
@@ -200,7 +201,7 @@ async def test_the_outbox_row_is_written_only_if_the_change_is(instances: Instan
 async def test_consuming_a_row_twice_counts_it_once(instances: Instances):
     a = instances.make(hook=False)  # nothing consumes after the commit: as after a crash
     game_id = await started(a.service)
-    await a.service.resign(ALICE, game_id)
+    await a.service.play.resign(ALICE, game_id)
     [(_, seq, kind, consumed)] = await outbox_rows(a)
     assert consumed is None and await record(a, BOB) == (0, 0, 0, 0)
     async with a.sessions() as session:
@@ -218,7 +219,7 @@ async def test_instances_sweeping_together_count_each_game_once(instances: Insta
     a = instances.make(hook=False)
     others = [instances.make(hook=False) for _ in range(3)]
     for _ in range(4):
-        await a.service.resign(BOB, await started(a.service))
+        await a.service.play.resign(BOB, await started(a.service))
     swept = await asyncio.gather(*(i.outbox.sweep() for i in [a, *others]))
     assert sum(swept) == 4  # each row consumed by exactly one of them
     assert await record(a, ALICE) == (4, 4, 0, 0)
@@ -242,7 +243,7 @@ async def test_a_failed_consumer_undoes_the_mark_and_every_other_consumer(instan
     failing = Failing(1)
     a.outbox.consumers.append(failing)  # after the counts: their writes are undone too
     game_id = await started(a.service)
-    game = await a.service.resign(ALICE, game_id)  # the change stands, consumption failed
+    game = await a.service.play.resign(ALICE, game_id)  # the change stands, consumption failed
     assert game.status == GameStatus.RESIGN
     [(*_, consumed)] = await outbox_rows(a)
     assert consumed is None
@@ -254,7 +255,7 @@ async def test_a_failed_consumer_undoes_the_mark_and_every_other_consumer(instan
 
 async def test_start_consumes_what_a_previous_run_left(instances: Instances):
     a = instances.make(hook=False)
-    await a.service.resign(BOB, await started(a.service))
+    await a.service.play.resign(BOB, await started(a.service))
     restarted = instances.make()
     await restarted.outbox.start()  # the start-up sweep, then the periodic one
     assert await record(restarted, ALICE) == (1, 1, 0, 0)
@@ -370,18 +371,3 @@ async def test_the_migration_counts_the_games_finished_before_it(url_at_0006: st
         await asyncio.to_thread(_alembic, url_at_0006, "upgrade", "head")
     finally:
         await engine.dispose()
-
-
-# ---- the crash points --------------------------------------------------------------------
-def test_crash_points_are_named_and_off_unless_set(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.delenv(crash.ENV, raising=False)
-    assert crash.armed() is None
-    crash.at("after_commit")  # not set: nothing happens
-    with pytest.raises(ValueError, match="no crash point"):
-        crash.at("after_lunch")
-    monkeypatch.setenv(crash.ENV, "after_lunch")
-    with pytest.raises(ValueError, match="not one of"):
-        crash.armed()  # the app's start refuses it
-    monkeypatch.setenv(crash.ENV, "after_consume_mark")
-    assert crash.armed() == "after_consume_mark"
-    crash.at("after_commit")  # another point: nothing happens

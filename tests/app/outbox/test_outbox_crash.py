@@ -1,7 +1,8 @@
 """Per-player counts survive a crash at any point between a game's end and its consumption:
 a real server process dies (``os._exit(137)``, as under ``kill -9``) at a named point
-(app/core/crash.py) while the last move of a game is played, is started again without
-it, and the counts are exact: never counted twice, never missing. SQLite and PostgreSQL."""
+(app/core/faults.py, tests/crashpoints.py) while the last move of a game is played, is
+started again without it, and the counts are exact: never counted twice, never missing.
+SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import asyncpg
 import httpx
 import pytest
 
-from app.core import crash
+from app.core import faults
+from tests.crashpoints import CRASH_AT, EXIT_STATUS
 from tests.server import Server, running
 
 SECRET = "outbox-crash-Qm3vX8JrTn0aLk2pWy7cB5dZ"
@@ -84,14 +86,14 @@ def crashing(
     tmp_path: Path, database: str | None, request: pytest.FixtureRequest
 ) -> Iterator[Server]:
     point = request.param
-    with running(tmp_path, SECRET, database, **{crash.ENV: point}) as server:
+    with running(tmp_path, SECRET, database, **{CRASH_AT: point}) as server:
         yield server
 
 
-@pytest.mark.parametrize("crashing", sorted(crash.OUTBOX_POINTS), indirect=True)
+@pytest.mark.parametrize("crashing", sorted(faults.OUTBOX_POINTS), indirect=True)
 def test_counts_are_exact_after_a_crash(crashing: Server, database: str | None, tmp_path: Path):
     server = crashing
-    point = server.env[crash.ENV]
+    point = server.env[CRASH_AT]
     alice, bob = _player(server), _player(server)
     game_id = _start_game(server, alice, bob)
     for ply, move in enumerate(TRY_GAME[:-1]):
@@ -99,7 +101,7 @@ def test_counts_are_exact_after_a_crash(crashing: Server, database: str | None, 
     with pytest.raises(httpx.TransportError):  # the process dies before it answers
         _move(alice, game_id, TRY_GAME[-1])
     assert server.proc is not None
-    assert server.proc.wait(timeout=30) == crash.EXIT_STATUS
+    assert server.proc.wait(timeout=30) == EXIT_STATUS
 
     # Where it died: the game's end and its outbox row committed; consumed only if the
     # consumption's transaction committed too, and counted exactly then.
@@ -108,7 +110,7 @@ def test_counts_are_exact_after_a_crash(crashing: Server, database: str | None, 
     assert outbox == [(game_id, 1, consumed)]
     assert len(stats) == (2 if consumed else 0)
 
-    del server.env[crash.ENV]
+    del server.env[CRASH_AT]
     server.start()
     assert alice.get(f"/api/games/{game_id}").json()["game"]["status"] == "variantEnd"
     assert _count(alice) == (1, 1, 0, 0)  # consumed by the start-up sweep, or before

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.botapi.models import ChallengeEvent, ChallengeOut
+from app.botapi.eventlines import ChallengeEvent, ChallengeOut
 from app.domain.events import RematchDeclined, RematchLapsed
 from tests.app.accounts_and_streams import MATE, Account, Lines, assert_error, check, services_of
 from tests.app.conftest import Player, receive, send
@@ -105,10 +105,11 @@ def test_an_offers_challenge_ends_before_the_offers_end_is_told(
         order.append("challenge ended")
 
     monkeypatch.setattr(services.challenges, "settle_rematch", settled)
-    services.games.listeners.append(
+    services.games.subscribers.heard.add(
+        "the test's order",
         lambda _game, events: order.extend(
             "offer end told" for e in events if isinstance(e, RematchDeclined | RematchLapsed)
-        )
+        ),
     )
     with page.socket(old_id) as ws:
         receive(ws, "state")

@@ -93,9 +93,9 @@ def test_a_games_own_start_heard_late_does_not_lapse_its_offer(alice: Player, bo
     assert alice.client.portal is not None
 
     async def heard_late() -> None:
-        game = await services.games.get(old_id)
+        game = await services.games.reads.get(old_id)
         started = GameStarted(old_id, 0, game.first_id, game.second_id)
-        services.rematches._heard(game, [started])
+        services.rematches.heard(game, [started])
 
     alice.client.portal.call(heard_late)
     _lapses_done(alice)
