@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.accounts.schemas import PerfOut, PlayerOut
 from app.accounts.service import MAX_DESCRIPTION, RESERVED_PREFIX, SCOPES
 from app.core.errors import ServiceError
 from app.db.models import ApiToken, Player
@@ -20,7 +21,7 @@ from app.http.auth import Caller, account_caller, caller, client_ip, require_acc
 from app.http.bodies import form_or_json, read_body
 from app.http.deps import ServicesDep
 from app.http.identity import Identities
-from app.http.schemas import ErrorOut, PerfOut, PlayerOut
+from app.http.schemas import ErrorOut
 from app.http.visitor import set_identity_cookie
 from app.ratings.reading import perfs_json
 

@@ -10,7 +10,6 @@ import asyncio
 import hashlib
 import re
 import secrets
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -21,8 +20,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.errors import ServiceError
+from app.core.time import Clock
 from app.db.models import ApiToken, Game, Player
-from app.games import now_ms
 from app.limits.ratelimit import RateLimiter
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{2,20}")
@@ -113,7 +112,8 @@ class Limits:
     register: RateLimiter
 
     @staticmethod
-    def default(clock: Callable[[], float] = time.monotonic) -> Limits:
+    def default(clock: Callable[[], float]) -> Limits:
+        """``clock``: the app's monotonic seconds (``Clock.monotonic``)."""
         return Limits(
             # 10 at once, then 10 a minute; 5 at once, then 1 a minute
             password=RateLimiter(rate_per_s=1 / 6, burst=10, clock=clock),
@@ -125,17 +125,17 @@ class AccountService:
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
+        clock: Clock,
         *,
         hasher: PasswordHasher | None = None,
-        clock_ms: Callable[[], int] = now_ms,
         limits: Limits | None = None,
     ) -> None:
         self.sessions = sessions
         # argon2-cffi's defaults: RFC 9106's low-memory profile (argon2id, 64 MiB, t=3), as
         # the settings' (KODAMA_ARGON2_*, which create_app passes).
         self.hasher = hasher or PasswordHasher()
-        self.now = clock_ms
-        self.limits = limits or Limits.default()
+        self.now = clock.now_ms
+        self.limits = limits or Limits.default(clock.monotonic)
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
         self._dummy_hash: str | None = None
 

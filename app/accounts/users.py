@@ -17,9 +17,11 @@ from sqlalchemy import or_, select
 
 from app.accounts import stats as playerstats
 from app.accounts.lookups import account_by_name
+from app.accounts.schemas import CountOut, PerfOut
 from app.botapi import exports
-from app.botapi.models import EventGameOut, LichessGameOut
-from app.botapi.streams import event_game, load_players
+from app.botapi.eventlines import EventGameOut
+from app.botapi.exportmodels import LichessGameOut
+from app.botapi.gamejson import event_game, load_players
 from app.core.errors import ServiceError
 from app.db.models import Game, Player
 from app.domain.enums import GameStatus
@@ -27,7 +29,6 @@ from app.http.auth import Caller, account_caller, caller
 from app.http.deps import ServicesDep
 from app.http.lists import read_list, text_body
 from app.http.responses import TEXT_RECORD, PGNResponse, base_url, errors, wants
-from app.http.schemas import CountOut, PerfOut
 from app.ratings.reading import perfs_json
 
 router = APIRouter(tags=["users"])
@@ -149,7 +150,7 @@ async def now_playing(
     now = services.games.now()
     found = []
     for game in games:
-        side = services.games.seat_of(game, me)
+        side = services.games.reads.seat_of(game, me)
         assert side is not None
         found.append(event_game(game, side, context.players, context.source(game), now=now))
     unlimited = float("inf")

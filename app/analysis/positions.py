@@ -1,7 +1,7 @@
 """The analysis board's rules: the engine asked about a position and a few moves, with no
 game stored (``POST /api/analysis/moves``, docs/api.md "Analysis board").
 
-The pages carry no rules (docs/decisions.md, "The analysis board asks the server"): the
+The pages carry no rules (docs/decisions/analysis-board.md): the
 analysis page sends the record's start and moves, or the position shown and the move played by
 hand, and shows what comes back. Nothing here reads or writes the database.
 """

@@ -23,7 +23,7 @@ MoveText = Annotated[str, Field(min_length=1, max_length=20)]
 
 class AnalysisIn(BaseModel):
     model_config = BROWSER_BODY
-    variant: str = Field(description="a game id: dobutsu, gorogoro, jungle, yote or wali")
+    variant: str = Field(description="a game id (GET /api/variants lists the games)")
     rules: dict[str, str] = Field(
         default_factory=dict, description="rule options; omitted ones take their defaults"
     )

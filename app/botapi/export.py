@@ -14,17 +14,11 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 import engine
 from app.botapi import exports
 from app.botapi.callers import limit
+from app.botapi.exportmodels import ExportLine, GameExportOut, LichessGameOut
 from app.botapi.exports import GameFilter, initial_fen
+from app.botapi.gamejson import COLOR, load_players, seat_json, speed_of_game, variant_json
 from app.botapi.gamestream import follow
-from app.botapi.models import ExportLine, GameExportOut, LichessGameOut
-from app.botapi.streams import (
-    COLOR,
-    line,
-    load_players,
-    seat_json,
-    speed_of_game,
-    variant_json,
-)
+from app.botapi.streams import line
 from app.core.errors import ServiceError
 from app.db.models import Game
 from app.games import clock
@@ -135,11 +129,11 @@ async def export_game(
     wants_stream = format == "ndjson" or (
         format is None and NDJSON in request.headers.get("accept", "")
     )
-    game = await services.games.get(game_id)
+    game = await services.games.reads.get(game_id)
     if wants_stream:
         limit(services, "stream", who, request)
         return spectate(services, game.id)
-    data = await exported(services, game, dict(await services.games.state(game)))
+    data = await exported(services, game, dict(await services.games.reads.state(game)))
     return JSONResponse(GameExportOut.model_validate(data).model_dump(mode="json"))
 
 
@@ -156,7 +150,7 @@ async def stream_game(
     game_id: str, who: Anyone, services: ServicesDep, request: Request
 ) -> NDJSONResponse:
     """The same lines as ``GET /api/game/{id}?format=ndjson``."""
-    game = await services.games.get(game_id)
+    game = await services.games.reads.get(game_id)
     limit(services, "stream", who, request)
     return spectate(services, game.id)
 
@@ -226,7 +220,7 @@ async def export_one(
     """As JSON with ``Accept: application/json`` (or ``application/x-ndjson``), else as the
     text record (PGN-style, docs/notation.md), as an attachment named
     ``kodama-<game>-<id>.txt``. Ongoing games too."""
-    game = await services.games.get(game_id)
+    game = await services.games.reads.get(game_id)
     context = await exports.context_of(services.games.sessions, [game])
     base = base_url(request)
     if wants(request, "application/json", NDJSON):
@@ -259,7 +253,7 @@ async def export_by_player(
         bool | None, Query(description="true: rated games only; false: casual")
     ] = None,
     perfType: Annotated[
-        str | None, Query(description="games, comma-separated: dobutsu,jungle,…")
+        str | None, Query(description="game ids, comma-separated (GET /api/variants lists them)")
     ] = None,
     color: Annotated[Literal["white", "black"] | None, Query()] = None,
     finished: Flag = True,
@@ -277,11 +271,12 @@ async def export_by_player(
     variants = None
     if perfType is not None:
         variants = tuple(v for v in perfType.split(",") if v)
-        unknown = sorted(set(variants) - set(engine.GAMES))
+        unknown = sorted(set(variants) - set(engine.game_ids()))
         if unknown or not variants:
             raise ServiceError(
                 "perf.unknown",
-                f"perfType: the games are {', '.join(engine.GAMES)} (not {', '.join(unknown)})",
+                f"perfType: the games are {', '.join(engine.game_ids())}"
+                f" (not {', '.join(unknown)})",
             )
     opponent = None if vs is None else await services.accounts.by_username(vs)
     wanted = GameFilter(

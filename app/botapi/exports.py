@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.botapi.streams import COLOR, PlayerInfo, load_players, speed_of_game
+from app.botapi.gamejson import COLOR, PlayerInfo, load_players, speed_of_game
 from app.db.models import Challenge, Game
 from app.domain.enums import GameStatus, Side
 from app.games import ENDED, initial_text, record

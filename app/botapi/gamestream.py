@@ -9,7 +9,8 @@ import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from app.botapi.streams import KEEPALIVE, game_state, line
+from app.botapi.gamejson import game_state
+from app.botapi.streams import KEEPALIVE, line
 from app.db.engine import uncancelled
 from app.db.models import Game
 from app.domain.enums import ENDED, GameStatus
@@ -70,11 +71,11 @@ async def follow(
     A player's open stream counts as that player being connected (presence, claims)."""
     games = services.games
     keepalive = services.settings.keepalive_seconds
-    game = await uncancelled(games.get(game_id))
+    game = await uncancelled(games.reads.get(game_id))
     async with view(services, game, None, side) as viewer:
         # Read once subscribed: no change can fall between the read and the stream.
         game = await viewer.game()
-        state = await uncancelled(games.state(game))
+        state = await uncancelled(games.reads.state(game))
         yield line(await uncancelled(first(game, state)))
         if state["status"] in ENDED:
             return
@@ -107,7 +108,7 @@ async def follow(
                 continue
             if message is RESYNC:
                 game = await viewer.game()
-                state = await uncancelled(games.state(game))
+                state = await uncancelled(games.reads.state(game))
                 live: LiveState = state
                 text = line(game_state(state, state["moves"]))
             elif isinstance(message, GameUpdate):

@@ -20,11 +20,11 @@ import logging
 import os
 import secrets
 import sys
-import time
 from collections.abc import Sequence
 
 from app.accounts.service import BOT, AccountService
 from app.core.errors import ServiceError
+from app.core.time import Clock
 from app.realtime.lease import Lease, SoleHolder
 
 log = logging.getLogger(__name__)
@@ -78,12 +78,14 @@ class BuiltinBots:
         self,
         accounts: AccountService,
         server_url: str,
+        clock: Clock,
         *,
         levels: Sequence[str] = LEVELS,
         command: Sequence[str] | None = None,
         lease: Lease | None = None,
     ) -> None:
         self.accounts = accounts
+        self.clock = clock
         self.lease: Lease = lease or SoleHolder()
         self.holding = False  # this instance holds the lease (and runs the bots)
         self.server_url = server_url
@@ -161,7 +163,7 @@ class BuiltinBots:
         attempt = 0
         tokens: dict[str, str] | None = None
         while not self._stopping:
-            started = time.monotonic()
+            started = self.clock.monotonic()
             try:
                 if tokens is None:
                     tokens = await self.ensure_accounts()
@@ -174,12 +176,12 @@ class BuiltinBots:
                 log.exception("the built-in bots could not start")
             if self._stopping:
                 return
-            if time.monotonic() - started > HEALTHY_AFTER_S:
+            if self.clock.monotonic() - started > HEALTHY_AFTER_S:
                 attempt = 0
             wait = min(BACKOFF_MAX_S, BACKOFF_START_S * 2**attempt)
             attempt += 1
             log.warning("the built-in bots %s; restarting in %.0f s", why, wait)
-            await asyncio.sleep(wait)
+            await self.clock.sleep(wait)
 
     async def _run_once(self, tokens: dict[str, str]) -> None:
         env = {**os.environ, TOKENS_VARIABLE: json.dumps(tokens)}

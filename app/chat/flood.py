@@ -1,7 +1,7 @@
 """Flood control of the games' chat, per person: a few lines in a row, then a pause
 (lichess-like). One budget per player id, whichever way the lines come in (the game socket,
 the bot/board API, any token or tab of theirs), on the app's clock; per server instance,
-like the API's rate limits (docs/decisions.md, "Chat in the browser")."""
+like the API's rate limits (docs/decisions/chat.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The kept chat lines a socket is sent when it connects, read once for a crowd.
 
-Every socket of a game gets its chat's kept lines after its first state (app/chat/socket.py).
+Every socket of a game gets its chat's kept lines after its first state (app/chat/protocol.py).
 Read from the database per socket, 2,000 spectators joining one game made 2,000 reads (in
 bench/crowd.py, the joins' server CPU went from 2.3 s to 6.7 s). Here a read is kept per
 game and rooms, and shared, while no line of that game has been told on this instance

@@ -1,7 +1,7 @@
 """A game's chat: two rooms, ``player`` (the two players only) and ``spectator``; lines are
 kept (they survive a reload) and told on the game's channel as ``ChatPosted`` events.
 
-Who writes where (docs/decisions.md, "Chat in the browser"): the game's players in both
+Who writes where (docs/decisions/chat.md): the game's players in both
 rooms; anyone else watching, in the spectators' room, if they are signed in to an account.
 The bot/board API lets only the game's players write (``require_player``)."""
 
@@ -20,7 +20,7 @@ from app.db.models import ChatLine, Game
 from app.domain.enums import ChatRoom
 from app.domain.events import ChatPosted
 from app.domain.players import Identity
-from app.games.transitions import seat_of
+from app.games.endings import seat_of
 from app.realtime.hub import LocalHub
 from app.realtime.messages import game_channel
 

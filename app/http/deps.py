@@ -46,12 +46,12 @@ class Services:
     # Every page of a player follows them to their new game (docs/protocol.md, gameStart).
     game_starts: GameStarts
     followers: Followers
-    # A seek lives while its creator has a socket open (docs/decisions.md).
+    # A seek lives while its creator has a socket open (docs/decisions/live-lobby.md).
     attendance: Attendance
     seeks: SeekKeeper
     event_streams: EventStreams
     limits: ApiLimits
-    # Caps per IP address (issue #10): open WebSockets, public games waiting.
+    # Caps per IP address: open WebSockets, public games waiting.
     sockets: SocketsPerAddress
     open_games: OpenGamesPerAddress
     chat: Chat

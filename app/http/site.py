@@ -6,7 +6,7 @@ time a request reaches it, per app: built once here, a second instance in the sa
 (the tests make thousands) costs nothing. Nothing here holds an instance's state: a route
 finds its instance's services in the request (``get_services``, app/http/deps.py), put there
 by that instance's lifespan, and its caller's identity (``request.state.identity``) set by
-that instance's middleware (docs/decisions.md, "One site app per process")."""
+that instance's middleware (docs/decisions/shared-site-app.md)."""
 
 from __future__ import annotations
 
@@ -21,16 +21,18 @@ import engine
 from app.accounts import routes as account
 from app.accounts import users
 from app.analysis import routes as analysis
-from app.botapi import export
+from app.botapi import eventroutes, export
 from app.botapi import routes as bot
 from app.challenges import routes as challenges
+from app.challenges import seekroutes
 from app.games import routes as games
 from app.games import socket as ws
 from app.http import docs, errors, openapi
-from app.lobby import sockets as pagesockets
+from app.lobby import sockets as lobbysocket
 from app.matchmaking import routes as pools
 from app.ratings import routes as ratings
 from app.web import pages
+from app.web import socket as sitesocket
 from app.web.assets import STATIC
 
 
@@ -39,7 +41,7 @@ def site() -> FastAPI:
     """The process's site app (built on the first call)."""
     app = FastAPI(
         title="Kodama",
-        summary="Play dobutsu, gorogoro, jungle, yote and wali online.",
+        summary=f"Play {engine.variants.listing('and')} online.",
         version="0.1.0",
         docs_url=None,  # served by app/http/docs.py, without a CDN
         redoc_url=None,
@@ -47,17 +49,19 @@ def site() -> FastAPI:
     errors.install(app)
     app.include_router(games.router)
     app.include_router(account.router)
-    app.include_router(bot.router)
+    app.include_router(eventroutes.router)
     app.include_router(bot.bot_router)
     app.include_router(bot.board_router)
     app.include_router(challenges.router)
+    app.include_router(seekroutes.router)
     app.include_router(export.router)
     app.include_router(export.lichess_router)
     app.include_router(users.router)
     app.include_router(ratings.router)
     app.include_router(pools.router)
     app.include_router(ws.router)
-    app.include_router(pagesockets.router)
+    app.include_router(lobbysocket.router)
+    app.include_router(sitesocket.router)
     app.include_router(docs.router)
     app.include_router(pages.router)
     app.include_router(analysis.router)
@@ -82,8 +86,8 @@ def _add_pages(app: FastAPI) -> None:
     app.add_api_route("/rules", page("rules.html"), include_in_schema=False)
 
     async def rules_page(game: str) -> Response:
-        # Only the five games have a rules page: any other name is a 404 like any unknown URL.
-        if game not in engine.GAMES:
+        # Only the games have a rules page: any other name is a 404 like any unknown URL.
+        if game not in engine.game_ids():
             raise StarletteHTTPException(404, f"no rules page for {game!r}")
         return STATIC.page("rules.html")
 

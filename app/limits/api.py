@@ -26,16 +26,15 @@ class Pair:
 
 
 class ApiLimits:
-    def __init__(self, settings: Settings, clock: Callable[[], float] | None = None) -> None:
+    def __init__(self, settings: Settings, clock: Callable[[], float]) -> None:
         factor = settings.ratelimit_ip_factor
         self._pairs: dict[str, Pair] = {}
         for kind in KINDS:
             rate = float(getattr(settings, f"ratelimit_{kind}_per_s"))
             burst = int(getattr(settings, f"ratelimit_{kind}_burst"))
-            extra = {} if clock is None else {"clock": clock}
             self._pairs[kind] = Pair(
-                caller=RateLimiter(rate, burst, **extra),
-                ip=RateLimiter(rate * factor, max(1, math.ceil(burst * factor)), **extra),
+                caller=RateLimiter(rate, burst, clock),
+                ip=RateLimiter(rate * factor, max(1, math.ceil(burst * factor)), clock),
             )
 
     def hit(self, kind: str, subject: str, ip: str) -> None:

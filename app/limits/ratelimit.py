@@ -8,7 +8,6 @@ limits on its own, which still bounds a brute force to a known multiple.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 
 from app.core.errors import ServiceError
@@ -17,9 +16,8 @@ MAX_KEYS = 100_000  # past this, full (idle) buckets are forgotten: memory stays
 
 
 class RateLimiter:
-    def __init__(
-        self, rate_per_s: float, burst: int, clock: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, rate_per_s: float, burst: int, clock: Callable[[], float]) -> None:
+        """``clock``: the app's monotonic seconds (``Clock.monotonic``)."""
         if rate_per_s <= 0 or burst < 1:
             raise ValueError("rate_per_s must be above 0 and burst at least 1")
         self.rate = rate_per_s

@@ -11,7 +11,8 @@ from app.db.models import Game
 from app.ratings.glicko2 import Rating
 
 RANGE = re.compile(r"^\s*(\d{1,4})\s*-\s*(\d{1,4})\s*$")
-# An anonymous joiner has no rating: they count as a new account's rating (docs/decisions.md).
+# An anonymous joiner has no rating: they count as a new account's rating
+# (docs/decisions/seek-rating-range.md).
 ANONYMOUS_RATING = round(Rating().rating)
 
 

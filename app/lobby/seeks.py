@@ -1,5 +1,5 @@
-"""A seek lives while its creator has a page open (docs/decisions.md, "A lobby that is
-alive"): every ``sweep_s`` each instance reads the public games waiting for an opponent with
+"""A seek lives while its creator has a page open (docs/decisions/live-lobby.md): every
+``sweep_s`` each instance reads the public games waiting for an opponent with
 whether their creator has a socket open on a live instance (app/realtime/attendance.py), and
 hides the seek of a creator who has none, shows it again when they are back, and cancels it
 (as expired) once hidden for the grace. Each change is a transition that checks its own
@@ -63,11 +63,11 @@ class SeekKeeper:
             present = here or now - created < self.new_ms
             try:
                 if present and away is not None:
-                    await self.service.seek_back(game_id)
+                    await self.service.upkeep.seek_back(game_id)
                 elif not present and away is None:
-                    await self.service.seek_away(game_id)
+                    await self.service.upkeep.seek_away(game_id)
                 elif not present and away is not None and now - away >= self.grace_ms:
-                    await self.service.seek_abandoned(game_id, self.grace_ms)
+                    await self.service.upkeep.seek_abandoned(game_id, self.grace_ms)
             except ServiceError:  # joined or cancelled meanwhile
                 continue
 

@@ -6,7 +6,7 @@ opponents, and anyone who waits long enough is paired with whoever is there. A r
 a player set is a hard limit (both ranges must hold the other's rating). Accounts pair with
 rated searches (accounts) with rated searches, and casual ones (anonymous players, and
 accounts that asked for a casual game) with casual ones: a rated game needs two accounts, and
-nobody who asked for one gets a casual game (docs/decisions.md, "Quick pairing").
+nobody who asked for one gets a casual game (docs/decisions/quick-pairing.md).
 
 Ratings are one-dimensional, so the best partners of a player are its neighbours in rating
 order: a round looks at the few nearest neighbours of each player (O(n log n)) and takes the

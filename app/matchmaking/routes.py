@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 import engine
 from app.http.deps import ServicesDep
-from app.matchmaking.pools import POOLS
+from app.matchmaking.pools import all_pools
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -35,5 +35,5 @@ async def pools(services: ServicesDep) -> list[PoolOut]:
             increment=p.increment,
             waiting=counts[p.id],
         )
-        for p in POOLS
+        for p in all_pools()
     ]

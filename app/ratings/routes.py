@@ -63,9 +63,9 @@ async def rating_history(username: str, services: ServicesDep) -> list[Any]:
 async def leaderboard(nb: str, perfType: str, services: ServicesDep) -> LeaderboardOut:
     """The best ``nb`` (1-200) accounts in the game ``perfType``: at least 10 rated games
     and a rating not provisional as of now."""
-    if perfType not in engine.GAMES:
+    if perfType not in engine.game_ids():
         raise ServiceError(
-            "perf.unknown", f"no game {perfType!r} (games: {', '.join(engine.GAMES)})"
+            "perf.unknown", f"no game {perfType!r} (games: {', '.join(engine.game_ids())})"
         )
     if not nb.isdigit() or not 1 <= int(nb) <= reading.MAX_LEADERBOARD:
         raise ServiceError(

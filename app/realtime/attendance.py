@@ -1,5 +1,5 @@
 """Which identities have a socket open, on every instance: what keeps their seeks alive
-(app/lobby/seeks.py; docs/decisions.md, "A lobby that is alive").
+(app/lobby/seeks.py; docs/decisions/live-lobby.md).
 
 Each instance counts its own sockets per identity in memory (``hold``: a page's socket, a bot's
 event stream) and writes the set to the database every ``beat_s`` (table ``player_sockets``:

@@ -5,11 +5,10 @@ closing socket's handler may be cancelled at any moment).
 This instance's own connections are counted here (``join``/``leave``); what the other instances
 sharing the database report (``PresenceReport``, carried by the hub: app/realtime/crowd.py) is
 kept beside them until it expires, and every answer (``online``, ``spectators``,
-``gone_for_ms``, ``message``) is over all instances (docs/decisions.md, "Presence across
-instances").
+``gone_for_ms``, ``message``) is over all instances (docs/decisions/presence-across-instances.md).
 
 What is kept for a game nobody here is connected to any more is forgotten ``keep_idle_ms``
-after its last connection closed (docs/decisions.md, "Presence is forgotten"): memory follows
+after its last connection closed (docs/decisions/absent-players.md): memory follows
 the games being watched, not every game ever watched."""
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ import secrets
 from collections.abc import Coroutine
 from typing import Any
 
+from app.core.time import Clock, every
 from app.realtime.hub import RESYNC, LocalHub
 from app.realtime.messages import PRESENCE_CHANNEL, game_channel
 from app.realtime.presence import GamePresence, Presence, PresenceChanged, PresenceReport
@@ -39,6 +40,7 @@ class PresenceFeed:
         self,
         presence: Presence,
         hub: LocalHub,
+        clock: Clock,
         *,
         flush_ms: int = 1000,
         beat_ms: int = 5000,
@@ -46,6 +48,7 @@ class PresenceFeed:
     ) -> None:
         self.presence = presence
         self.hub = hub
+        self.clock = clock
         self.flush_ms = flush_ms
         self.beat_ms = beat_ms
         self.instance = instance or secrets.token_hex(6)
@@ -69,7 +72,9 @@ class PresenceFeed:
         loop = asyncio.get_running_loop()
         self._running = [
             loop.create_task(self._listen(ready)),
-            loop.create_task(self._beat_forever()),
+            loop.create_task(
+                every(self.clock, self.beat_ms / 1000, self.beat, log, "presence heartbeat failed")
+            ),
         ]
         await ready.wait()
         await self.hub.publish(PRESENCE_CHANNEL, PresenceReport(self.instance, (), hello=True))
@@ -184,12 +189,9 @@ class PresenceFeed:
         if report.hello:
             self.announce()
 
-    async def _beat_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.beat_ms / 1000)
-            try:
-                self.announce()
-                for game_id in self.presence.expire():
-                    self._changed(game_id, urgent=True, here=False)
-            except Exception:
-                log.exception("presence heartbeat failed")
+    async def beat(self) -> None:
+        """Every ``beat_ms`` of the clock: report everything here, and forget the others'
+        reports not renewed in time."""
+        self.announce()
+        for game_id in self.presence.expire():
+            self._changed(game_id, urgent=True, here=False)

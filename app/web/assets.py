@@ -18,7 +18,7 @@ site header every page shares (``static/layout.html``, ``compose``) when it read
 
 An address under another version (a page loaded before a deploy) is answered with the
 current file and ``no-cache``, and so is a plain ``/static/…`` address (bookmarks, other
-sites): both still work, and neither is kept past a deploy (docs/decisions.md, "Static files").
+sites): both still work, and neither is kept past a deploy (docs/decisions/static-files.md).
 """
 
 from __future__ import annotations

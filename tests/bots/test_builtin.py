@@ -15,6 +15,7 @@ import httpx
 
 from app.accounts.service import BOT, AccountService
 from app.builtin.service import SCOPES, BuiltinBots, local_url, usernames
+from app.core.time import ManualClock
 from app.db.engine import make_engine, make_sessionmaker
 from app.realtime.hub import asyncpg_dsn
 from app.realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease
@@ -33,8 +34,9 @@ def test_accounts_are_made_once_and_tokens_renewed_at_each_start(sqlite_url: str
 
     async def main() -> None:
         db = make_engine(url)
-        accounts = AccountService(make_sessionmaker(db))
-        bots = BuiltinBots(accounts, "http://127.0.0.1:1")
+        clock = ManualClock()
+        accounts = AccountService(make_sessionmaker(db), clock)
+        bots = BuiltinBots(accounts, "http://127.0.0.1:1", clock)
         try:
             first = await bots.ensure_accounts()
             assert list(first) == usernames()
@@ -64,18 +66,29 @@ class FakeBots(BuiltinBots):
         return {"kodama-random": "kdm_not-a-real-token"}
 
 
-def test_a_process_that_dies_is_restarted() -> None:
-    async def main() -> int:
-        bots = FakeBots(None, "http://x", command=[sys.executable, "-c", "raise SystemExit(3)"])  # type: ignore[arg-type]
+def test_a_process_that_dies_is_restarted_after_a_backoff_on_the_clock() -> None:
+    async def main() -> None:
+        clock = ManualClock()
+        died = [sys.executable, "-c", "raise SystemExit(3)"]
+        bots = FakeBots(None, "http://x", clock, command=died)  # type: ignore[arg-type]
         await bots.start()
-        deadline = time.monotonic() + 30
-        while bots.starts < 2:
-            assert time.monotonic() < deadline
-            await asyncio.sleep(0.05)
+        # The child is a real process: its exit is waited for in real time.
+        await _until_async(lambda: clock.pending > 0, "the supervisor waits on the clock")
+        assert bots.starts == 1  # not restarted before the backoff's second has passed
+        await clock.advance_async(999)
+        assert bots.starts == 1
+        await clock.advance_async(1)
+        await _until_async(lambda: bots.starts == 2, "restarted")
         await bots.stop()
-        return bots.starts
 
-    assert asyncio.run(main()) >= 2
+    asyncio.run(main())
+
+
+async def _until_async(condition: Callable[[], bool], what: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        await asyncio.sleep(0.05)  # polling for another process, not making time pass
 
 
 def test_stopping_closes_the_process_standard_input() -> None:
@@ -83,7 +96,7 @@ def test_stopping_closes_the_process_standard_input() -> None:
     child = "import sys; sys.stdin.read(); print('bye')"
 
     async def main() -> int | None:
-        bots = FakeBots(None, "http://x", command=[sys.executable, "-c", child])  # type: ignore[arg-type]
+        bots = FakeBots(None, "http://x", ManualClock(), command=[sys.executable, "-c", child])  # type: ignore[arg-type]
         await bots.start()
         deadline = time.monotonic() + 30
         while bots.process is None:

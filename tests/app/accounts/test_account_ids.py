@@ -1,5 +1,5 @@
-"""Account ids are lower-cased usernames (issue #14): new accounts, every API answer, login
-cookies issued before the change, and migration 0005 on SQLite and PostgreSQL."""
+"""Account ids are lower-cased usernames: new accounts, every API answer, login cookies
+issued before migration 0005, and that migration on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

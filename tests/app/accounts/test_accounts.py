@@ -19,6 +19,7 @@ from sqlalchemy import select
 from app.accounts.service import AccountService, Limits, token_hash
 from app.core.config import Settings
 from app.core.errors import ServiceError
+from app.core.time import ManualClock
 from app.db.models import ApiToken, Player
 from app.http.auth import Caller, account_caller, caller
 from app.http.identity import COOKIE, Identities
@@ -43,9 +44,14 @@ ENDPOINTS = {
     ("post", "/api/bot/account/upgrade"),
 }
 
+STILL = ManualClock()  # for the limiters of tests whose time need not pass
+
 
 def generous() -> Limits:
-    return Limits(password=RateLimiter(1000, 1000), register=RateLimiter(1000, 1000))
+    return Limits(
+        password=RateLimiter(1000, 1000, STILL.monotonic),
+        register=RateLimiter(1000, 1000, STILL.monotonic),
+    )
 
 
 def add_test_routes(app: FastAPI) -> None:
@@ -776,7 +782,8 @@ def test_upgrade_refusals(web: TestClient):
 def test_password_attempts_are_rate_limited_per_ip(web: TestClient):
     register(web, "alice")
     services(web).accounts.limits = Limits(
-        password=RateLimiter(rate_per_s=0.001, burst=3), register=RateLimiter(1000, 1000)
+        password=RateLimiter(rate_per_s=0.001, burst=3, clock=STILL.monotonic),
+        register=RateLimiter(1000, 1000, STILL.monotonic),
     )
     wrong = {"username": "alice", "password": "wrong password"}
     for _ in range(2):
@@ -795,7 +802,8 @@ def test_password_attempts_are_rate_limited_per_ip(web: TestClient):
 
 def test_registrations_are_rate_limited_per_ip(web: TestClient):
     services(web).accounts.limits = Limits(
-        password=RateLimiter(1000, 1000), register=RateLimiter(rate_per_s=0.001, burst=2)
+        password=RateLimiter(1000, 1000, STILL.monotonic),
+        register=RateLimiter(rate_per_s=0.001, burst=2, clock=STILL.monotonic),
     )
     register(web, "one")
     register(web, "two")
@@ -807,7 +815,7 @@ def test_registrations_are_rate_limited_per_ip(web: TestClient):
 
 
 def test_the_default_limits():
-    limits = Limits.default()
+    limits = Limits.default(STILL.monotonic)
     assert (limits.password.burst, limits.register.burst) == (10, 5)
     assert limits.password.rate == pytest.approx(1 / 6)
 
@@ -865,12 +873,12 @@ def test_the_limiter_forgets_idle_keys(monkeypatch: pytest.MonkeyPatch):
 @pytest.mark.parametrize(("rate", "burst"), [(0, 1), (-1, 1), (1, 0)])
 def test_a_limiter_needs_a_positive_rate_and_burst(rate: float, burst: int):
     with pytest.raises(ValueError):
-        RateLimiter(rate, burst)
+        RateLimiter(rate, burst, STILL.monotonic)
 
 
 # ---- passwords, service, schema ----------------------------------------------------------
 def test_the_real_hasher_is_argon2id_with_rfc9106_parameters(web: TestClient):
-    service = AccountService(services(web).accounts.sessions)
+    service = AccountService(services(web).accounts.sessions, STILL)
     assert (service.hasher.time_cost, service.hasher.memory_cost) == (3, 65536)
     assert service.hasher.hash("x" * 8).startswith("$argon2id$v=19$m=65536,t=3,p=4$")
 

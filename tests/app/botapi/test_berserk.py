@@ -1,5 +1,5 @@
 """berserk — the lichess Python client, from PyPI, unmodified, with no custom session — against
-a real Kodama server process (issue #14). Two BOT accounts play a whole game of each of the
+a real Kodama server process. Two BOT accounts play a whole game of each of the
 five games; board accounts seek, take an open challenge, play the built-in opponents through
 ``challenges.create_ai``; every berserk method of docs/api.md's "Client compatibility" table
 is called here; and docs/bots.md's ten-line bot plays a game to its end.
@@ -146,7 +146,7 @@ def export(server: Server, game_id: str) -> dict[str, Any]:
 
 
 # ---- two bots, a whole game of each game ---------------------------------------------------------
-@pytest.mark.parametrize("variant", engine.GAMES)
+@pytest.mark.parametrize("variant", engine.game_ids())
 def test_two_bots_play_a_whole_game_with_berserk(server, players, variant):
     alpha, bravo = players["alpha"], players["bravo"]
     clock = {"clock_limit": 600, "clock_increment": 1} if variant != "yote" else {"days": 3}

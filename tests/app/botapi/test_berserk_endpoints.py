@@ -1,5 +1,5 @@
 """berserk (the lichess Python client, unmodified) against a real server: every berserk method
-of docs/api.md's "Client compatibility (endpoints)" table, with its result (issue #14)."""
+of docs/api.md's "Client compatibility (endpoints)" table, with its result."""
 
 from __future__ import annotations
 

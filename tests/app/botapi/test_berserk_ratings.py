@@ -1,7 +1,7 @@
 """berserk (the lichess Python client, unmodified) against a real server: rated games between
 two BOT accounts, then the rating methods of docs/api.md's "Client compatibility" table —
 ``users.get_rating_history``, ``users.get_leaderboard``, ``users.get_public_data``'s
-``perfs`` — and the players' ratings in ``gameFull`` (issue #12)."""
+``perfs`` — and the players' ratings in ``gameFull``."""
 
 from __future__ import annotations
 
@@ -109,8 +109,9 @@ def test_rated_bot_games_reach_the_rating_methods_of_berserk(server: Server) -> 
 
     # users.get_rating_history: one entry per game; one point today, the rating now
     history = alpha.users.get_rating_history("alpha")
-    assert [entry["name"] for entry in history] == [engine.get_game(g).name for g in engine.GAMES]
-    points = {game: entry["points"] for game, entry in zip(engine.GAMES, history, strict=True)}
+    names = [engine.get_game(g).name for g in engine.game_ids()]
+    assert [entry["name"] for entry in history] == names
+    points = {game: entry["points"] for game, entry in zip(engine.game_ids(), history, strict=True)}
     (point,) = points.pop("dobutsu")  # all on one UTC day (or two, over midnight: the last)
     day = datetime.date(point.year, point.month + 1, point.day)  # lichess's months from 0
     assert began <= day <= datetime.datetime.now(datetime.UTC).date()

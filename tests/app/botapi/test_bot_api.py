@@ -9,15 +9,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.botapi.models import (
-    ChatLineEvent,
-    GameEvent,
-    GameExportOut,
-    GameFullEvent,
-    GameStateEvent,
-    OnlineBotOut,
-    OpponentGoneEvent,
-)
+from app.botapi.eventlines import GameEvent, OnlineBotOut
+from app.botapi.exportmodels import GameExportOut
+from app.botapi.models import ChatLineEvent, GameFullEvent, GameStateEvent, OpponentGoneEvent
 from tests.app.accounts_and_streams import MATE, Account, Lines, assert_error, challenge, check
 from tests.app.conftest import Player, move_at, receive, send, settle
 

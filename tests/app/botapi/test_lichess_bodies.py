@@ -1,4 +1,4 @@
-"""Bot-API bodies read as lichess reads them (issue #14): JSON with dotted keys, null and ""
+"""Bot-API bodies read as lichess reads them: JSON with dotted keys, null and ""
 as "not given", lichess's own fields (accepted, ignored or refused with a code), games that
 start from a position string (``fen``) in all five games, and ``POST /api/challenge/ai``'s
 refusals (its games are played in tests/app/botapi/test_berserk.py against a real server)."""
@@ -11,7 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 import engine
-from app.botapi.models import ChallengeOut, GameEvent, GameExportOut, GameFullEvent, GameStateEvent
+from app.botapi.eventlines import ChallengeOut, GameEvent
+from app.botapi.exportmodels import GameExportOut
+from app.botapi.models import GameFullEvent, GameStateEvent
 from tests.app.accounts_and_streams import Account, Lines, assert_error, check
 from tests.app.conftest import Player, settle
 

@@ -1,4 +1,4 @@
-"""lichess-bot's requests, in its exact shapes, against a real server (issue #14).
+"""lichess-bot's requests, in its exact shapes, against a real server.
 
 lichess-bot (github.com/lichess-bot-devs/lichess-bot, lib/lichess.py) talks to lichess with
 one ``requests.Session`` holding ``Authorization: Bearer <token>`` and the User-Agent

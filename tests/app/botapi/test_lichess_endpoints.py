@@ -1,4 +1,4 @@
-"""The lichess endpoints bot clients call besides playing (issue #14): token test, the games
+"""The lichess endpoints bot clients call besides playing: token test, the games
 being played, preferences, users, game exports (JSON, NDJSON, the text record), and the
 lichess fields of clocks (``timeControl.show``, correspondence ``daysPerTurn``)."""
 
@@ -10,7 +10,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.botapi import exports
-from app.botapi.models import ChallengeOut, GameFullEvent, LichessGameOut
+from app.botapi.eventlines import ChallengeOut
+from app.botapi.exportmodels import LichessGameOut
+from app.botapi.models import GameFullEvent
 from app.games import record
 from tests.app.accounts_and_streams import MATE, Account, Lines, assert_error, challenge, check
 from tests.app.conftest import Player

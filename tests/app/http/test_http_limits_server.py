@@ -1,4 +1,4 @@
-"""The attacks of issue #10 item 2 against a real server process (``python -m app serve``):
+"""Oversized and slow requests against a real server process (``python -m app serve``):
 100 MB bodies with the server's memory measured, oversized heads and too many headers, and
 clients trickling their headers (slowloris) while a normal client is served.
 

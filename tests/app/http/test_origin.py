@@ -1,4 +1,4 @@
-"""Cross-origin requests (issue #10, item 1), security headers and /docs, against a real
+"""Cross-origin requests, security headers and /docs, against a real
 server process: a page of another origin (another port of the host, ``Origin: null``, a
 sibling subdomain) cannot act with the visitor's cookie, over HTTP or the sockets; the
 site's own pages, programs with a token, listed origins and the public origin behind a

@@ -1,4 +1,4 @@
-"""``Retry-After`` on every 429 the server sends (issue #10): set once, from the refusal's
+"""``Retry-After`` on every 429 the server sends: set once, from the refusal's
 ``ratelimit.seconds``, whichever limit refused."""
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ from fastapi.testclient import TestClient
 
 from app.accounts.service import Limits
 from app.core.errors import ServiceError
+from app.core.time import ManualClock
 from app.limits.ratelimit import RateLimiter
 from tests.app.accounts_and_streams import Account, Lines, assert_error, services_of
 from tests.app.conftest import Player, started_game
 
 MakeClient = Callable[..., TestClient]
 SLOW = 0.01  # a bucket refilled this slowly stays empty for the whole test
+STILL = ManualClock()  # the limiters' time: it stands still
 
 
 def assert_retry_after(response: Any, key: str) -> dict[str, Any]:
@@ -74,7 +76,8 @@ def _event_stream_429(make_client: MakeClient) -> Any:
 def _password_429(make_client: MakeClient) -> Any:
     client = make_client()
     services_of(client).accounts.limits = Limits(
-        password=RateLimiter(SLOW, 1), register=RateLimiter(1000, 1000)
+        password=RateLimiter(SLOW, 1, STILL.monotonic),
+        register=RateLimiter(1000, 1000, STILL.monotonic),
     )
     wrong = {"username": "nobody", "password": "not the password"}
     assert client.post("/api/account/login", json=wrong).status_code == 401
@@ -84,7 +87,8 @@ def _password_429(make_client: MakeClient) -> Any:
 def _register_429(make_client: MakeClient) -> Any:
     client = make_client()
     services_of(client).accounts.limits = Limits(
-        password=RateLimiter(1000, 1000), register=RateLimiter(SLOW, 1)
+        password=RateLimiter(1000, 1000, STILL.monotonic),
+        register=RateLimiter(SLOW, 1, STILL.monotonic),
     )
     short = {"username": "someone", "password": "short"}  # refused, but it counts
     assert client.post("/api/account/register", json=short).status_code == 400

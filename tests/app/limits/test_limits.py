@@ -1,4 +1,4 @@
-"""Limits on creating things and on sockets (issue #10, item 4), in the app: the "game" and
+"""Limits on creating things and on sockets, in the app: the "game" and
 "socket" buckets, the caps of open public games (per player, per address), game-socket
 messages sharing the HTTP API's "move" bucket, sockets per address. The same attacks against
 a real server: test_limits_server.py; Retry-After on every 429: test_retry_after.py."""

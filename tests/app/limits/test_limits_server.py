@@ -1,6 +1,6 @@
-"""The attacks of issue #10 item 4 against a real server process (uvicorn), with small limits
-set through KODAMA_* settings: a burst of game creations, the open-games caps, a flood of
-moves over the game socket, and more sockets from one address than allowed."""
+"""Attacks on the creation limits and socket caps against a real server process (uvicorn),
+with small limits set through KODAMA_* settings: a burst of game creations, the open-games
+caps, a flood of moves over the game socket, and more sockets from one address than allowed."""
 
 from __future__ import annotations
 

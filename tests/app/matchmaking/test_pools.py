@@ -13,7 +13,7 @@ from sqlalchemy import select
 from app.core.errors import ServiceError
 from app.core.time import ManualClock
 from app.db.models import Game, PlayerRating, PoolEntry
-from app.matchmaking.pools import BY_ID, POOLS
+from app.matchmaking.pools import all_pools, pools_by_id
 from tests.app.accounts_and_streams import Account, Lines, assert_error, services_of
 from tests.app.conftest import Player, receive, send, settle, started_game
 
@@ -55,7 +55,7 @@ def waiting(client: TestClient) -> dict[str, int]:
 
 def test_the_pool_list_is_each_game_with_its_clocks(client: TestClient):
     listed = client.get("/api/pools").json()
-    assert [p["id"] for p in listed] == [p.id for p in POOLS]
+    assert [p["id"] for p in listed] == [p.id for p in all_pools()]
     assert listed[1] == {
         "id": "dobutsu-3+2",
         "variant": "dobutsu",
@@ -85,7 +85,7 @@ def test_two_players_clicking_one_pool_are_paired_into_one_started_game(
     assert game.status == "started" and not game.rated and game.public
     assert {game.first_id, game.second_id} == {alice.who.id, bob.who.id}
     assert (game.clock_initial_ms, game.clock_increment_ms) == (180_000, 2_000)
-    assert game.rules == BY_ID[POOL].rules and game.initial_fen is None
+    assert game.rules == pools_by_id()[POOL].rules and game.initial_fen is None
     assert waiting(client)[POOL] == 0
     settle(client)
     assert entries(client) == []  # the holders deleted their paired entries
@@ -168,7 +168,7 @@ def test_an_entry_nobody_renews_is_never_paired_and_is_swept(
     client: TestClient, clock: ManualClock, alice: Player, bob: Player
 ):
     services = services_of(client)
-    run(client, lambda: services.games.ensure_player(bob.who))
+    run(client, lambda: services.games.setup.ensure_player(bob.who))
     now = clock.now_ms()
 
     async def stale() -> None:  # bob's entry, held by an instance that died 16 s ago

@@ -1,4 +1,4 @@
-"""One pairing round over every pool (app/matchmaking/service.py), driven directly on
+"""One pairing round over every pool (app/matchmaking/rounds.py), driven directly on
 SQLite and PostgreSQL: the games of several pools and several pairs made in one
 transaction, and a pair whose entry left meanwhile not made (its other half waits again)."""
 
@@ -11,7 +11,8 @@ from sqlalchemy import delete, insert, select
 
 from app.core.time import ManualClock
 from app.db.models import Game, Player, PoolEntry
-from app.matchmaking.service import Made, PoolService
+from app.matchmaking.rounds import Made
+from app.matchmaking.service import PoolService
 from tests.app.accounts_and_streams import services_of
 
 
@@ -88,7 +89,7 @@ def test_a_pair_whose_entry_left_meanwhile_is_not_made_and_the_other_waits(
     crowd = {f"p{n}": "dobutsu-3+2" for n in range(4)}
     waiting(client, clock, crowd, rated=False)
     pools: PoolService = services_of(client).pools
-    games_of = pools._games
+    games_of = pools.pairing._games
 
     async def games_then_p0_leaves(*args: Any) -> list[Made]:
         made = await games_of(*args)
@@ -96,7 +97,7 @@ def test_a_pair_whose_entry_left_meanwhile_is_not_made_and_the_other_waits(
         await session.execute(delete(PoolEntry).where(PoolEntry.player_id == "p0"))
         return made
 
-    pools._games = games_then_p0_leaves  # type: ignore[method-assign, assignment]
+    pools.pairing._games = games_then_p0_leaves  # type: ignore[method-assign, assignment]
     made = run(client, pools.round)
     assert len(made) == 1
     entries, games = table(client)

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from app.core.time import ManualClock
 from app.main import create_app
 from app.realtime.hub import LocalHub
-from app.realtime.messages import HubCodec, game_channel
+from app.realtime.messages import PRESENCE_CHANNEL, HubCodec, game_channel
 from app.realtime.presence import GamePresence, Presence, PresenceChanged, PresenceReport
 from app.realtime.presencefeed import CROWD_SENDS_PER_S, MISSED_BEATS, PresenceFeed
 from tests.app.conftest import Player, make_settings, receive, send, started_game
@@ -91,7 +91,7 @@ def test_a_crowd_forming_is_told_once_per_flush_not_once_per_spectator():
         hub = LocalHub()
         presence = Presence(clock.now_ms, keep_idle_ms=KEEP_MS)
         presence.ply["g"] = 0
-        feed = PresenceFeed(presence, hub, flush_ms=3_600_000)  # an hour: no timer fires
+        feed = PresenceFeed(presence, hub, clock, flush_ms=3_600_000)  # an hour: no timer fires
         async with hub.subscribe(game_channel("g")) as watcher:
             feed.join("g", "first")  # a player: told at once
             await _turns()  # (the loop runs the flush it scheduled)
@@ -119,7 +119,7 @@ def test_reports_expire_after_missed_beats():
     async def scenario() -> None:
         clock = ManualClock()
         presence = Presence(clock.now_ms, keep_idle_ms=KEEP_MS)
-        feed = PresenceFeed(presence, LocalHub(), flush_ms=0, beat_ms=5_000, instance="me")
+        feed = PresenceFeed(presence, LocalHub(), clock, flush_ms=0, beat_ms=5_000, instance="me")
         feed.received(PresenceReport("me", (_entry(first=True),)))  # its own: ignored
         assert not presence.online("g", "first")
         feed.received(PresenceReport("other", (_entry(first=True),)))
@@ -131,6 +131,43 @@ def test_reports_expire_after_missed_beats():
         await feed.stop()
 
     asyncio.run(scenario())
+
+
+class _SharedHub(LocalHub):
+    """The in-process hub, as if other instances listened: the feed beats and reports."""
+
+    shared = True
+
+
+def test_the_heartbeat_runs_on_the_injected_clock():
+    async def scenario() -> None:
+        clock = ManualClock()
+        presence = Presence(clock.now_ms, keep_idle_ms=KEEP_MS)
+        hub = _SharedHub()
+        feed = PresenceFeed(presence, hub, clock, flush_ms=0, beat_ms=5_000, instance="me")
+        async with hub.subscribe(PRESENCE_CHANNEL) as other:
+            await feed.start()
+            presence.join("g", "first")
+            feed.received(PresenceReport("other", (_entry(second=True),)))
+            await _turns()
+            while not other.queue.empty():
+                other.queue.get_nowait()  # the hello, and what the report changed
+            await clock.advance_async(5_000)  # one beat: everything here is reported
+            beats = [m for m in _drain(other) if isinstance(m, PresenceReport)]
+            assert [(b.instance, [g.game_id for g in b.games]) for b in beats] == [("me", ["g"])]
+            assert presence.online("g", "second")
+            await clock.advance_async(5_000 * MISSED_BEATS)  # the other's report expired
+            assert not presence.online("g", "second")
+            await feed.stop()
+
+    asyncio.run(scenario())
+
+
+def _drain(sub: Any) -> list[object]:
+    out = []
+    while not sub.queue.empty():
+        out.append(sub.queue.get_nowait())
+    return out
 
 
 # ---- two real app instances on one PostgreSQL ------------------------------------------------
@@ -190,8 +227,9 @@ def test_players_and_spectators_on_two_instances_see_each_other_and_claims_count
 
 def test_a_large_crowd_is_told_less_often():
     async def scenario() -> float:
-        presence = Presence(ManualClock().now_ms, keep_idle_ms=KEEP_MS)
-        feed = PresenceFeed(presence, LocalHub(), flush_ms=1000)
+        clock = ManualClock()
+        presence = Presence(clock.now_ms, keep_idle_ms=KEEP_MS)
+        feed = PresenceFeed(presence, LocalHub(), clock, flush_ms=1000)
         for _ in range(2000):
             feed.join("g", None)
         await _turns()  # the first change was told at once; the rest wait

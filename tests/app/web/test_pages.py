@@ -29,7 +29,7 @@ PAGES = {
     "/account": "account.html",
     "/challenge/x": "challenge.html",
     "/rules": "rules.html",
-    **{f"/rules/{game}": "rules.html" for game in engine.GAMES},
+    **{f"/rules/{game}": "rules.html" for game in engine.game_ids()},
     "/docs": "docs.html",  # the API's Swagger UI (app/http/docs.py)
     "/leaderboard": "leaderboard.html",
     "/games": "games.html",
@@ -329,8 +329,8 @@ def rules_data() -> dict[str, Any]:
 def test_rules_text_says_the_same_in_both_languages() -> None:
     data = rules_data()
     en, fr, positions = data["en"], data["fr"], data["positions"]
-    assert sorted(en) == sorted(fr) == sorted(engine.GAMES)
-    for game in engine.GAMES:
+    assert sorted(en) == sorted(fr) == sorted(engine.game_ids())
+    for game in engine.game_ids():
         described = engine.get_game(game).describe()
         shown = [s["show"] for s in en[game]["sections"]]
         # The same sections with the same diagrams, in the same order, in both languages.

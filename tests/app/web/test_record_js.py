@@ -17,7 +17,7 @@ from tests.app.games.test_record_tags import RULES, position_after
 from tests.app.web.test_pages import STATIC, needs_node, run_module
 
 RECORD = json.dumps((STATIC / "js" / "game" / "record.js").as_uri())
-VARIANTS = [engine.get_game(g).describe() for g in engine.GAMES]
+VARIANTS = [engine.describe(g) for g in engine.game_ids()]
 
 
 def read(text: str) -> Any:
@@ -53,7 +53,7 @@ def exported(variant: str, rules: dict[str, str], start: str, moves: list[str], 
 
 
 @needs_node
-@pytest.mark.parametrize("variant", engine.GAMES)
+@pytest.mark.parametrize("variant", engine.game_ids())
 def test_a_record_of_each_game_reads_as_the_server_reads_it(variant: str) -> None:
     rules = RULES[variant]
     game = engine.get_game(variant, **rules)
@@ -111,7 +111,11 @@ REFUSED: list[tuple[str, str, dict[str, Any]]] = [
         {"line": 4, "text": "0-1", "value": "1-0"},
     ),
     ("1. b2b3 *\n", "noVariant", {}),
-    ('[Variant "chess"]\n', "unknownVariant", {"value": "chess", "text": ", ".join(engine.GAMES)}),
+    (
+        '[Variant "chess"]\n',
+        "unknownVariant",
+        {"value": "chess", "text": ", ".join(engine.game_ids())},
+    ),
     ('[Variant "jungle"]\n[Rules "traps"]\n', "rulePair", {"text": "traps"}),
     ('[Variant "yote"]\n[Rules "traps=any"]\n', "unknownOption", {"name": "traps", "text": "yote"}),
     (

@@ -22,7 +22,7 @@ def js_url(name: str) -> str:
 
 
 def variant_json(game: str) -> str:
-    return json.dumps(engine.get_game(game).describe())
+    return json.dumps(engine.describe(game))
 
 
 def readable(game: str, cases: list[tuple[str, str]], lang: str = "en") -> list[dict[str, str]]:
@@ -118,7 +118,7 @@ def playout_positions(game: str, seed: int, plies: int = 80) -> list[str]:
     return seen
 
 
-@pytest.mark.parametrize("game", sorted(engine.GAMES))
+@pytest.mark.parametrize("game", sorted(engine.game_ids()))
 def test_the_board_offers_every_legal_move_as_a_premove(game: str) -> None:
     """Whatever the opponent plays, a move legal then is one the board let the player queue:
     checked where it is legal (the premove squares do not depend on whose turn it is)."""

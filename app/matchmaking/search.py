@@ -14,6 +14,7 @@ from typing import Any
 
 from app.core.errors import ServiceError
 from app.domain.players import Identity
+from app.http.connections import json_message
 from app.http.deps import Services
 from app.matchmaking.holder import Holder
 
@@ -92,12 +93,8 @@ class PoolSearch:
 def pool_message(raw: str | None, limit: int) -> dict[str, Any] | None:
     """A lobby socket's text frame read as a pool message; None for anything else (the lobby
     socket ignores what it does not know)."""
-    if raw is None or len(raw.encode()) > limit:
-        return None
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
+        data = json_message(raw, limit)
+    except ServiceError:
         return None
-    if isinstance(data, dict) and data.get("type") in POOL_TYPES:
-        return data
-    return None
+    return data if data.get("type") in POOL_TYPES else None

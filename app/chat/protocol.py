@@ -17,7 +17,7 @@ from app.db.models import ChatLine, Game
 from app.domain.enums import ChatRoom
 from app.domain.events import ChatPosted
 from app.domain.players import Identity
-from app.games.transitions import seat_of
+from app.games.endings import seat_of
 from app.http.deps import Services
 
 ROOMS = tuple(ChatRoom)
@@ -63,7 +63,7 @@ async def write(
     if not isinstance(text, str):
         raise ServiceError("request.invalid", "a chat message needs 'text': a string")
     text = chat_rules.clean(text)
-    game = await services.games.get(game_id)
+    game = await services.games.reads.get(game_id)
     room = ChatRoom(room)
     account = False
     if who is not None and room == ChatRoom.SPECTATOR and seat_of(game, who.id) is None:
