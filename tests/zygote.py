@@ -57,6 +57,8 @@ def _preload() -> None:
     import app.http.protocol  # noqa: PLC0415
     import app.http.server  # noqa: PLC0415
     import app.main  # noqa: PLC0415
+    import tests.crashpoints  # noqa: PLC0415
+    import tests.toygame  # noqa: F401, PLC0415
 
     # The rules' tables made and everything so far frozen, as the server does once loaded:
     # a server's first collection then skips what it inherited, instead of walking (and so
@@ -81,6 +83,11 @@ def _serve_in_child(request: dict[str, Any], channel: tuple[int, int]) -> None:
         os.environ.update(request["env"])
         sys.argv = ["app", *request["argv"]]
         from app.__main__ import main  # noqa: PLC0415 - preloaded: no import happens here
+        from tests.crashpoints import arm_from  # noqa: PLC0415 - preloaded too
+        from tests.toygame import register_from  # noqa: PLC0415 - preloaded too
+
+        arm_from(request["env"])  # a crash test's point, if it asks for one
+        register_from(request["env"])  # the toy game, if the test plays it
 
         try:
             main(request["argv"])

@@ -94,7 +94,7 @@ class Settings(BaseSettings):
     # Open seats nobody takes are cancelled after this long (a seek does not live forever).
     open_game_hours: float = 24.0
     # A public seek lives while its creator has a socket open on some instance
-    # (docs/decisions.md, "A lobby that is alive"): hidden from the lobby once they have none,
+    # (docs/decisions/live-lobby.md): hidden from the lobby once they have none,
     # shown again if they come back within seek_grace_seconds, cancelled after. Instances
     # write their identities' sockets every attendance_beat_seconds; one silent for
     # instance_dead_seconds counts as gone (killed). A seek younger than seek_new_seconds is
@@ -109,7 +109,7 @@ class Settings(BaseSettings):
     lobby_interval_seconds: float = 0.25
     # WebSocket compression (permessage-deflate) when a client offers it. Off: deflating
     # every message for every socket (its context is per socket) cost 6-15% of the server's
-    # CPU per move for messages of ~500 bytes (docs/decisions.md, "Per-move CPU").
+    # CPU per move for messages of ~500 bytes (docs/decisions/per-move-cpu.md).
     ws_compression: bool = False
     # Every HTTP request body, on every route (app/http/bodylimit.py): larger is 413. The
     # server's bodies are a few short fields, well under 1 KB.
@@ -151,7 +151,7 @@ class Settings(BaseSettings):
     chat_flood_seconds: float = Field(default=3.0, gt=0)
     ratelimit_ip_factor: float = 10.0
 
-    # ---- limits on creating things, and on sockets (docs/decisions.md, issue #10) ----
+    # ---- limits on creating things, and on sockets (docs/decisions/creation-limits.md) ----
     # Creating, joining and cancelling games and using invite links (browser API), per
     # player and per IP (times ratelimit_ip_factor): 10 at once, then one every 10 s.
     ratelimit_game_per_s: float = 0.1

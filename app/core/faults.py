@@ -1,13 +1,13 @@
-"""Named points where the server process dies at once, as under ``kill -9``, for the tests
-that prove what survives a crash: ``KODAMA_CRASH_AT=<point>`` in the process's environment.
-Unset (always, outside those tests), a point costs one dictionary lookup."""
+"""Named points where a crash matters: between a change's commit and the outbox's consumption
+of it, and inside the consumption of a rated game's end. The crash tests stop a real server
+process at each point, as ``kill -9`` would (tests/crashpoints.py installs the hook in the
+test's server process). The server itself never sets the hook: a point is one call of a
+function that does nothing."""
 
 from __future__ import annotations
 
-import os
+from collections.abc import Callable
 
-ENV = "KODAMA_CRASH_AT"
-EXIT_STATUS = 137  # what a shell reports for a process killed by SIGKILL
 # Every consumption of an outbox row passes these.
 OUTBOX_POINTS = frozenset(
     {
@@ -26,19 +26,22 @@ RATINGS_POINTS = frozenset(
 )
 POINTS = OUTBOX_POINTS | RATINGS_POINTS
 
-
-def at(point: str) -> None:
-    """Die here if the environment names this point."""
-    if point not in POINTS:
-        raise ValueError(f"no crash point {point!r}")
-    if os.environ.get(ENV) == point:
-        os.write(2, f"{ENV}={point}: exiting now\n".encode())
-        os._exit(EXIT_STATUS)
+Hook = Callable[[str], None]
 
 
-def armed() -> str | None:
-    """The point set in the environment (ValueError if it names none)."""
-    point = os.environ.get(ENV) or None
-    if point is not None and point not in POINTS:
-        raise ValueError(f"{ENV}={point!r}: not one of {', '.join(sorted(POINTS))}")
-    return point
+def _nothing(point: str) -> None:
+    return None
+
+
+_hook: Hook = _nothing
+
+
+def reached(point: str) -> None:
+    """The code passes ``point``: whatever hook is installed hears it (nothing, normally)."""
+    _hook(point)
+
+
+def install(hook: Hook | None) -> None:
+    """Puts ``hook`` at every point (None: none). For the crash tests' server processes."""
+    global _hook  # noqa: PLW0603 - one hook per process, set before the server starts
+    _hook = hook or _nothing

@@ -21,7 +21,7 @@ THRESHOLDS = (10_000, 20, 10)
 
 def settle() -> None:
     """Call once, after the app's modules are imported and before serving."""
-    for game_id in engine.GAMES:
+    for game_id in engine.game_ids():
         engine.get_game(game_id)  # the rules' precomputed tables: long-lived, made now
     gc.collect()
     gc.freeze()

@@ -4,7 +4,7 @@
 ``ManualClock`` stands still until a test moves it: ``advance(ms)`` from the test's thread, or
 ``await advance_async(ms)`` on the loop, runs every call that fell due, in time order, each on
 the loop that scheduled it, and lets what it woke run before going on. Tests make time pass
-this way instead of sleeping (docs/decisions.md, "Injected clock").
+this way instead of sleeping (docs/decisions/injected-clock.md).
 """
 
 from __future__ import annotations

@@ -200,7 +200,7 @@ async def perfs_json(
     progs = await progress(sessions, [player_id], None)
     return {
         game: perf_json(as_of(rows[game], now_ms), progs.get((player_id, game), 0))
-        for game in engine.GAMES
+        for game in engine.game_ids()
         if game in rows
     }
 
@@ -216,7 +216,7 @@ async def history(sessions: async_sessionmaker[AsyncSession], player_id: str) ->
                 .order_by(RatingChange.at_ms, RatingChange.game_id)
             )
         ).all()
-    days: dict[str, dict[tuple[int, int, int], int]] = {game: {} for game in engine.GAMES}
+    days: dict[str, dict[tuple[int, int, int], int]] = {game: {} for game in engine.game_ids()}
     for variant, after, at_ms in rows:
         day = datetime.datetime.fromtimestamp(at_ms / 1000, datetime.UTC)
         days.setdefault(variant, {})[(day.year, day.month - 1, day.day)] = round(after)
@@ -225,7 +225,7 @@ async def history(sessions: async_sessionmaker[AsyncSession], player_id: str) ->
             "name": engine.get_game(game).name,
             "points": [[*day, rating] for day, rating in days[game].items()],
         }
-        for game in engine.GAMES
+        for game in engine.game_ids()
     ]
 
 

@@ -19,7 +19,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core import crash
+from app.core import faults
 from app.db.models import Game, Player, PlayerRating, RatingChange
 from app.domain.enums import GameStatus, Side
 from app.domain.events import GameEnded, GameEvent
@@ -83,7 +83,7 @@ class RatingsConsumer:
             return  # only games between two accounts are rated
         at = game.finished_ms or 0
         before = await self._locked(session, game.variant, list(seats.values()), at)
-        crash.at("ratings_locked")
+        faults.reached("ratings_locked")
         first, second = before[seats[Side.FIRST]], before[seats[Side.SECOND]]
         new_first, new_second = glicko2.game(
             first.rating, second.rating, score_of(event.winner, Side.FIRST)
@@ -129,7 +129,7 @@ class RatingsConsumer:
             )
             if side == Side.FIRST:
                 await session.flush()
-                crash.at("ratings_one_side")
+                faults.reached("ratings_one_side")
 
     async def _locked(
         self, session: AsyncSession, variant: str, player_ids: list[str], at: int

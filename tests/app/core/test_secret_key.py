@@ -1,7 +1,7 @@
-"""Issue #10 item 3: no insecure secret key. The key signs every player's and account's
-cookie, so a published placeholder (docker-compose.yml's former default) or a short key lets
-anyone forge them; the server refuses to start with one unless KODAMA_INSECURE_DEV_SECRET is
-set. The generated key of the embedded default is random, never a constant.
+"""No insecure secret key. The key signs every player's and account's cookie, so a published
+placeholder (an example key anyone can read) or a short key lets anyone forge them; the server
+refuses to start with one unless KODAMA_INSECURE_DEV_SECRET is set. The generated key of the
+embedded default is random, never a constant.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from app.main import create_app
 from tests.postgres import free_port
 from tests.server import ROOT, running
 
-PLACEHOLDER = "change-me-to-a-long-random-secret"  # docker-compose.yml's, until this issue
+PLACEHOLDER = "change-me-to-a-long-random-secret"  # a published example key
 REAL_KEY = "real-3Vn8Qw2Zx7Lk1Jd5Hs9Tb4Rm6Pc0Yf"
 PASSWORD = "victim's long password"
 

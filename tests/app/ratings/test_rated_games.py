@@ -11,7 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import engine
-from app.botapi.models import EventGameOut, LichessGameOut
+from app.botapi.eventlines import EventGameOut
+from app.botapi.exportmodels import LichessGameOut
 from app.db.models import PlayerRating
 from app.games import Identity
 from app.http.identity import COOKIE, Identities

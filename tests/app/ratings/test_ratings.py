@@ -23,7 +23,7 @@ def started(client: TestClient, first: Any, second: Any, *, rated: bool = True) 
     services = services_of(client)
     one, two = Identity(first.id, "one"), Identity(second.id, "two")
     game = client.portal.call(  # type: ignore[union-attr]
-        lambda: services.games.create_started(
+        lambda: services.games.setup.create_started(
             secrets.token_urlsafe(6),
             one,
             two,
@@ -42,7 +42,7 @@ def play(client: TestClient, game_id: str, first: Any, second: Any, moves: tuple
     services = services_of(client)
     players = (Identity(first.id, "one"), Identity(second.id, "two"))
     for n, move in enumerate(moves):
-        client.portal.call(services.games.move, players[n % 2], game_id, move)  # type: ignore[union-attr]
+        client.portal.call(services.games.play.move, players[n % 2], game_id, move)  # type: ignore[union-attr]
 
 
 def ratings(client: TestClient, player_id: str) -> dict[str, Any]:
@@ -95,7 +95,7 @@ def test_a_game_resigned_before_both_moved_changes_nothing(client, pair) -> None
     game_id = started(client, alice, bob)
     play(client, game_id, alice, bob, MATE[:1])
     services = services_of(client)
-    client.portal.call(services.games.resign, Identity(bob.id, "bob"), game_id)
+    client.portal.call(services.games.play.resign, Identity(bob.id, "bob"), game_id)
     assert ratings(client, alice.id) == {} and ratings(client, bob.id) == {}
 
 
@@ -103,7 +103,7 @@ def test_an_aborted_game_changes_nothing(client, pair) -> None:
     alice, bob = pair
     game_id = started(client, alice, bob)
     services = services_of(client)
-    client.portal.call(services.games.abort, Identity(alice.id, "alice"), game_id)
+    client.portal.call(services.games.play.abort, Identity(alice.id, "alice"), game_id)
     assert ratings(client, alice.id) == {}
 
 
@@ -111,7 +111,7 @@ def test_only_games_between_two_accounts_are_rated(client) -> None:
     alice, visitor = Account(client, "alice"), Player(client, "visitor")
     anonymous = type("Anon", (), {"id": visitor.who.id})()
     services = services_of(client)
-    client.portal.call(services.games.ensure_player, Identity(visitor.who.id, "visitor"))
+    client.portal.call(services.games.setup.ensure_player, Identity(visitor.who.id, "visitor"))
     with pytest.raises(ServiceError) as refused:
         started(client, alice, anonymous)
     assert refused.value.code == "game.rated_needs_account"

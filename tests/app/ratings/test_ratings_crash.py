@@ -1,5 +1,6 @@
 """Ratings change exactly once per rated game across a crash at every step: a real server
-process dies (as under ``kill -9``) at each named point (app/core/crash.py) — between the
+process dies (as under ``kill -9``) at each named point (app/core/faults.py,
+tests/crashpoints.py) — between the
 game's commit and its consumption, inside the consumption's transaction (marked, rating
 rows locked, one side written, both written), after its commit before anyone is told — and
 is started again without it: the ratings and rating changes are exact, never twice, never
@@ -13,10 +14,11 @@ from typing import Any
 import httpx
 import pytest
 
-from app.core import crash
+from app.core import faults
 from app.ratings import glicko2
 from tests.app.outbox import test_outbox_crash
 from tests.app.outbox.test_outbox_crash import TRY_GAME, _move, read_rows
+from tests.crashpoints import CRASH_AT, EXIT_STATUS
 from tests.server import Server
 
 # The same fixtures: the database (SQLite file or PostgreSQL) and a server set to crash.
@@ -57,10 +59,10 @@ def _stored(tmp_path: Path, database: str | None) -> tuple[list[Any], list[Any]]
     return found, changed
 
 
-@pytest.mark.parametrize("crashing", sorted(crash.POINTS), indirect=True)
+@pytest.mark.parametrize("crashing", sorted(faults.POINTS), indirect=True)
 def test_ratings_are_exact_after_a_crash(crashing: Server, database: str | None, tmp_path: Path):
     server = crashing
-    point = server.env[crash.ENV]
+    point = server.env[CRASH_AT]
     alice, bob = _account(server, "alice"), _account(server, "bob")
     game_id = _rated_game(alice, bob)
     for ply, move in enumerate(TRY_GAME[:-1]):
@@ -68,7 +70,7 @@ def test_ratings_are_exact_after_a_crash(crashing: Server, database: str | None,
     with pytest.raises(httpx.TransportError):  # the process dies before it answers
         _move(alice, game_id, TRY_GAME[-1])
     assert server.proc is not None
-    assert server.proc.wait(timeout=30) == crash.EXIT_STATUS
+    assert server.proc.wait(timeout=30) == EXIT_STATUS
 
     ratings, changes = _stored(tmp_path, database)
     if point == "after_consume_commit":
@@ -76,7 +78,7 @@ def test_ratings_are_exact_after_a_crash(crashing: Server, database: str | None,
     else:
         assert ratings == [] and changes == []  # nothing of an unfinished consumption
 
-    del server.env[crash.ENV]
+    del server.env[CRASH_AT]
     server.start()
     expected = [("alice", pytest.approx(WON.rating), 1), ("bob", pytest.approx(LOST.rating), 1)]
     ratings, changes = _stored(tmp_path, database)
