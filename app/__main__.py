@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> None:
             port=settings.port,
             ws_max_size=settings.max_message_bytes * 4,
             # No permessage-deflate: its zlib state is most of an idle socket's memory, and
-            # each socket compresses every message itself (docs/decisions.md, "Socket memory").
+            # each socket compresses every message itself (docs/decisions/socket-memory.md).
             ws_per_message_deflate=settings.ws_compression,
             log_level="info",
             # The app reads the proxy headers itself (app/http/origin.py ForwardedHeaders).

@@ -11,7 +11,7 @@ anonymous sockets join it (at most ``--concurrency`` handshakes at once). Printe
 - moves: ``--moves`` moves played by the two players, each timed from the mover's send to
   every spectator's receipt of it: p50, p99 and max over all spectators and moves.
 
-Goals (issue 11): 2,000 spectators in <= 10 s wall, <= 3 s server CPU, <= 5 messages each while
+Goals: 2,000 spectators in <= 10 s wall, <= 3 s server CPU, <= 5 messages each while
 the crowd forms; a move then reaches all 2,000 with p99 <= 200 ms.
 
     .venv/bin/python bench/crowd.py                                 # PostgreSQL, 2,000

@@ -25,7 +25,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 import engine  # noqa: E402
 
-# Goals from the engine issue, in microseconds, for the median cold legal_moves.
+# Goals, in microseconds, for the median cold legal_moves.
 GOALS_US = {"dobutsu": 30, "gorogoro": 100, "jungle": 60, "yote": 100, "wali": 100}
 # Perft depth that takes about a second from the start position.
 PERFT_DEPTH = {"dobutsu": 8, "gorogoro": 5, "jungle": 4, "yote": 4, "wali": 4}
@@ -87,7 +87,7 @@ def bench(gid: str, count: int, seed: int) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", default=list(engine.GAMES))
+    parser.add_argument("games", nargs="*", default=list(engine.game_ids()))
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=20261122)
     args = parser.parse_args()

@@ -9,7 +9,7 @@ updates while the crowds form), left idle a few seconds, and the RSS read again:
 
     per socket = (RSS after - RSS before) / N
 
-Goal (issue 11): <= 50 KB a socket, 10,000 idle sockets <= 600 MB of server RSS.
+Goal: <= 50 KB a socket, 10,000 idle sockets <= 600 MB of server RSS.
 
     .venv/bin/python bench/idle.py                         # 10,000 of each kind
     .venv/bin/python bench/idle.py --sockets 2000 --kinds lobby

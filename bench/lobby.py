@@ -2,8 +2,8 @@
 create-join-play of 4 moves, without and with N lobby sockets open.
 
 The real server is started (``python -m app serve``, PostgreSQL by default); the lobby is
-filled first (``--open`` public games waiting, ``--live`` public games being played: about the
-21 KB lobby of issue 11). Then, twice (no lobby socket; ``--sockets`` lobby sockets that read
+filled first (``--open`` public games waiting, ``--live`` public games being played: about a
+21 KB lobby). Then, twice (no lobby socket; ``--sockets`` lobby sockets that read
 what they are sent, as browsers do), while another client creates and cancels public games at
 ``--churn`` changes a second:
 
@@ -11,7 +11,7 @@ what they are sent, as browsers do), while another client creates and cancels pu
 - a game is created, joined by invite, both players connect and play 4 moves: its time;
 - what each lobby socket received meanwhile: messages and bytes a second.
 
-Goal (issue 11): with 1,000 lobby sockets open, ``/api/me`` latency <= 2x its latency without
+Goal: with 1,000 lobby sockets open, ``/api/me`` latency <= 2x its latency without
 them; the create-join-play stays fast.
 
     .venv/bin/python bench/lobby.py

@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-v", "--verbose", action="store_true", help="print how games ended")
     args = parser.parse_args(argv)
-    args.game_ids = args.game_ids or list(engine.GAMES)
+    args.game_ids = args.game_ids or list(engine.game_ids())
     args.pairings = [p.strip() for p in args.pairings.split(",") if p.strip()]
     for gid in args.game_ids:
         engine.get_game(gid)  # an unknown game fails here, before any game is played

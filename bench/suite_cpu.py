@@ -6,8 +6,8 @@ tests start, Chromium's renderers and browser process, PostgreSQL, Playwright's 
     .venv/bin/python bench/suite_cpu.py                     # the README's pytest command
     .venv/bin/python bench/suite_cpu.py -- -q tests/browser  # pytest with these arguments
 
-The suite's wall time is bound by the machine's cores once they are busy (issue #11 asks
-for ≤ 5 minutes on this 2-core machine): this says which work to cut. Every process on the
+The suite's wall time is bound by the machine's cores once they are busy (the goal is
+≤ 5 minutes on this 2-core machine): this says which work to cut. Every process on the
 machine is counted, so run it on a quiet machine. A process living less than half a second
 between two samples is missed (a few per run: `ruff`, short `git` calls).
 """

@@ -2,7 +2,7 @@
 ``_group``): pytest-xdist's ``--dist loadgroup`` schedules by the "@group" suffix its worker
 gives a test's id. The suffix is missing when the test is marked after xdist's hook has run,
 or when pytest's ids ignore the field xdist rewrites (pytest 9.2 with pytest-xdist 3.8:
-docs/decisions.md, "The suite on parallel workers"). Then a module's tests spread over every
+docs/decisions/parallel-workers.md). Then a module's tests spread over every
 worker, each starting the module's server (four servers where one does) and each running its
 real-time waits at the same moment."""
 

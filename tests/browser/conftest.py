@@ -72,7 +72,7 @@ def browser() -> Iterator[Browser]:
 
 # A player who prefers reduced motion, unless a test says otherwise: moves do not slide, so a
 # page draws fewer frames (the browser tests' CPU is mostly Chromium's; docs/benchmarks.md,
-# "Test suite"). The slides themselves are tested with motion on (test_polish_boards.py).
+# "Test suite"). The slides themselves are tested with motion on (test_boards.py).
 DEFAULT_OPTIONS = {"reduced_motion": "reduce"}
 
 

@@ -1,4 +1,4 @@
-"""The game page's chat in a real browser (issue #13, item 2): two players and spectators
+"""The game page's chat in a real browser: two players and spectators
 chat; the players' room never reaches a spectator's socket; a line with markup shows as
 text; a player mutes the opponent; the spectators' room can be hidden; flood control says
 how long to wait; lines survive a reload; a BOT's lines (bot API) show on the page and the

@@ -1,4 +1,4 @@
-"""Reviewing moves, takebacks and premoves in real browsers (issue #13, items 3 and 4): a
+"""Reviewing moves, takebacks and premoves in real browsers: a
 review during a live game is not interrupted by an arriving move; a page reloaded at ply 3
 steps back to ply 0; each game's moves are shown readably (canonical text as the tooltip);
 a premove plays on the opponent's move (or is dropped, or cancelled); a takeback in a casual

@@ -220,8 +220,8 @@ def test_rules_pages_draw_their_diagrams_in_both_languages(new_context, output_d
     page.goto("/rules")
     page.wait_for_selector(".rules-index .mini-board .sq")
     cards = page.locator(".rules-index li")
-    assert cards.count() == len(engine.GAMES)
-    for variant in engine.GAMES:
+    assert cards.count() == len(engine.game_ids())
+    for variant in engine.game_ids():
         board = describe(variant)["board"]
         squares = page.locator(f'.rules-index li[data-variant="{variant}"] .sq')
         assert squares.count() == board["files"] * board["ranks"]
@@ -256,7 +256,7 @@ def test_rules_pages_draw_their_diagrams_in_both_languages(new_context, output_d
     assert "Moving" in fr.locator("h2").all_inner_texts()
     # The lobby's game cards and the game page link to the rules.
     page.goto("/")
-    for variant in engine.GAMES:
+    for variant in engine.game_ids():
         # The cards come after /api/variants answers: wait for them, not only for "load".
         expect(page.locator(f'.variant-card a[href="/rules/{variant}"]')).to_have_count(1)
     made = page.context.request.post("/api/games", data={"variant": "wali"})

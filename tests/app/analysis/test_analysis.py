@@ -35,7 +35,7 @@ def expected(game: Any, pos: Any) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("variant", engine.GAMES)
+@pytest.mark.parametrize("variant", engine.game_ids())
 def test_a_game_replays_position_by_position_to_its_end(client, variant):
     moves = random_game(variant, seed=7, plies=400)  # to the end, most of the time
     response = ask(client, variant=variant, moves=moves)
@@ -51,7 +51,7 @@ def test_a_game_replays_position_by_position_to_its_end(client, variant):
     assert data["positions"] == wanted
 
 
-@pytest.mark.parametrize("variant", engine.GAMES)
+@pytest.mark.parametrize("variant", engine.game_ids())
 def test_rule_options_and_a_start_of_ones_own(client, variant):
     rules = RULES[variant]
     fen = position_after(variant, rules, 4, seed=3)

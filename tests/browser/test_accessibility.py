@@ -55,7 +55,7 @@ def violations(page) -> list[str]:
 
 # Each language and each screen size, in two runs rather than all four pairs: what a page
 # shows differs by language (its words) and by size (its layout), and one run loads every
-# page (~30 s of CPU, mostly Chromium's; docs/decisions.md, "Accessibility is measured").
+# page (~30 s of CPU, mostly Chromium's; docs/decisions/accessibility.md).
 @pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("fr", "phone")])
 def test_every_page_has_no_axe_violation(
     account, new_context, server: Server, lang: str, size: str

@@ -56,7 +56,7 @@ def test_at_1280x800_create_pairing_and_the_computer_need_no_scrolling(
     # Bots weakest first, each with a line on how it plays; another bot after them.
     names = page.locator("[data-bot]").evaluate_all("els => els.map(e => e.dataset.bot)")
     assert names == ["kodama-random", "kodama-easy", "kodama-medium", "kodama-hard", "zeta-bot"]
-    page.screenshot(path=output_dir / f"polish-lobby-1280x800-{locale}.png")
+    page.screenshot(path=output_dir / f"lobby-layout-1280x800-{locale}.png")
     if locale != "en-GB":
         return
     lines = page.locator("[data-bot] .bot-games").all_inner_texts()
@@ -75,7 +75,7 @@ def test_on_a_phone_the_open_games_come_early(new_context, output_dir):
     )
     assert top < 2000, top
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-    page.screenshot(path=output_dir / "polish-lobby-phone.png", full_page=True)
+    page.screenshot(path=output_dir / "lobby-layout-phone.png", full_page=True)
 
 
 def test_on_a_phone_the_invite_link_shows_while_waiting(new_context, output_dir):
@@ -85,7 +85,7 @@ def test_on_a_phone_the_invite_link_shows_while_waiting(new_context, output_dir)
     page.wait_for_selector("#invite-link")
     on_first_screen(page, "#invite-link", 844)
     on_first_screen(page, '[data-action="copy-invite"]', 844)
-    page.screenshot(path=output_dir / "polish-invite-phone.png")
+    page.screenshot(path=output_dir / "lobby-layout-invite-phone.png")
 
 
 @pytest.mark.parametrize(
