@@ -6,7 +6,7 @@ PostgreSQL store them alike.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     JSON,
@@ -131,6 +131,56 @@ class Game(Base):
     # a game ever be written, the version column makes it say "WHERE ply = <the ply read>",
     # so one that lost a race fails (StaleDataError) instead of overwriting.
     __mapper_args__ = {"version_id_col": ply, "version_id_generator": False}  # noqa: RUF012
+
+
+class GameRow(Protocol):
+    """A game's columns as plain attributes: what the move pipeline reads and changes. Both a
+    mapped ``Game`` and the pipeline's ``GameRecord`` (app/db/gamerows/base.py: a raw row
+    without the ORM's instrumentation) are one; code that may be given either says
+    ``GameRow``, code that queries the table says ``Game``. Lists every column of the games
+    table (tests/app/db/test_gamerows.py checks it)."""
+
+    id: str
+    variant: str
+    rules: dict[str, Any]
+    public: bool
+    status: str
+    creator_id: str
+    creator_color: str
+    first_id: str | None
+    second_id: str | None
+    invite_token: str
+    moves: str
+    ply: int
+    fen: str
+    initial_fen: str | None
+    clock_initial_ms: int | None
+    clock_increment_ms: int | None
+    first_ms: int | None
+    second_ms: int | None
+    turn_started_ms: int | None
+    clock_byoyomi_ms: int | None
+    clock_periods: int | None
+    first_periods: int | None
+    second_periods: int | None
+    days: int | None
+    draw_offer: str | None
+    takeback_offer: str | None
+    rated: bool
+    first_rating: int | None
+    first_provisional: bool | None
+    second_rating: int | None
+    second_provisional: bool | None
+    winner: str | None
+    reason: str | None
+    created_ms: int
+    started_ms: int | None
+    finished_ms: int | None
+    seek_away_ms: int | None
+    rating_min: int | None
+    rating_max: int | None
+    rematch_offer: str | None
+    rematch_id: str | None
 
 
 class ApiToken(Base):

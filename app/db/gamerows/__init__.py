@@ -19,8 +19,6 @@ so the ``max(seq)`` it reads is the latest.
 
 from __future__ import annotations
 
-from typing import cast
-
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.gamerows.base import (
@@ -37,7 +35,7 @@ from app.db.gamerows.base import (
 from app.db.gamerows.core import CoreRows
 from app.db.gamerows.postgres import PostgresRows
 from app.db.gamerows.sqlite import SqliteRows
-from app.db.models import Game
+from app.db.models import GameRow
 
 __all__ = [
     "FIELDS",
@@ -57,11 +55,9 @@ __all__ = [
 ]
 
 
-def to_game(row: Row) -> Game:
-    """``to_record``, typed as the ORM ``Game`` whose columns it has: the code that changes
-    games is annotated with ``Game`` (a ``GameRow`` protocol both satisfy would make this
-    honest)."""
-    return cast(Game, to_record(row))
+def to_game(row: Row) -> GameRow:
+    """``to_record``, as the ``GameRow`` the code that reads and changes games is given."""
+    return to_record(row)
 
 
 # Options of SQLAlchemy's asyncpg dialect found in a URL that asyncpg itself refuses.

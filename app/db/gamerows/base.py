@@ -18,7 +18,7 @@ from sqlalchemy import JSON, Table, bindparam, func, select
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.db.models import Game, OutboxEntry
+from app.db.models import Game, GameRow, OutboxEntry
 from app.domain.durable import OutboxItem
 
 # A game row: its column values in FIELDS order.
@@ -70,7 +70,52 @@ class GameRecord:
     """A game's columns as plain attributes: what ``to_game`` makes. Reading and setting a
     mapped ``Game``'s instrumented attributes (~60 a move) and making one cost about a
     quarter of the CPU of the change itself; a record has the same attributes and is never
-    added to a session (the pipeline writes rows itself)."""
+    added to a session (the pipeline writes rows itself). Its attributes are ``GameRow``'s,
+    declared without values: no class attribute, no descriptor, the values live in the
+    instance's ``__dict__`` (``to_record`` fills it in one update, ``snapshot`` reads it in one
+    itemgetter)."""
+
+    id: str
+    variant: str
+    rules: dict[str, Any]
+    public: bool
+    status: str
+    creator_id: str
+    creator_color: str
+    first_id: str | None
+    second_id: str | None
+    invite_token: str
+    moves: str
+    ply: int
+    fen: str
+    initial_fen: str | None
+    clock_initial_ms: int | None
+    clock_increment_ms: int | None
+    first_ms: int | None
+    second_ms: int | None
+    turn_started_ms: int | None
+    clock_byoyomi_ms: int | None
+    clock_periods: int | None
+    first_periods: int | None
+    second_periods: int | None
+    days: int | None
+    draw_offer: str | None
+    takeback_offer: str | None
+    rated: bool
+    first_rating: int | None
+    first_provisional: bool | None
+    second_rating: int | None
+    second_provisional: bool | None
+    winner: str | None
+    reason: str | None
+    created_ms: int
+    started_ms: int | None
+    finished_ms: int | None
+    seek_away_ms: int | None
+    rating_min: int | None
+    rating_max: int | None
+    rematch_offer: str | None
+    rematch_id: str | None
 
     def __repr__(self) -> str:
         return f"GameRecord(id={self.__dict__.get(KEY)!r}, ply={self.__dict__.get('ply')!r})"
@@ -95,7 +140,7 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def snapshot(game: object) -> Row:
+def snapshot(game: GameRow) -> Row:
     """The row a (possibly changed) game record or ``Game`` stands for."""
     try:
         return _snapshot(game.__dict__)

@@ -1,10 +1,15 @@
 """The game row stores (app/db/gamerows/), each backend against the real databases: a game
 round-trips, a write from a stale row is refused, and the write in a caller's transaction
-(a rematch's accept) goes through the store too."""
+(a rematch's accept) goes through the store too. The ``GameRow`` protocol lists every column
+of the games table, with the types each store's records hold, and no game row is ``cast``."""
 
 from __future__ import annotations
 
+import ast
+import types
+import typing
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,9 +17,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.engine import make_engine, make_sessionmaker
-from app.db.gamerows import CoreRows, GameRows, Row, Stored, rows_for
+from app.db.gamerows import CoreRows, GameRecord, GameRows, Row, Stored, rows_for, to_game
 from app.db.gamerows.base import FIELDS
-from app.db.models import Game
+from app.db.models import Game, GameRow
 from app.db.models import Player as PlayerRow
 from tests.app.accounts_and_streams import services_of
 from tests.app.conftest import Player, receive, send
@@ -120,3 +125,111 @@ def test_a_rematch_accept_is_written_through_the_row_store(client: TestClient):
     assert pipeline.cache.get(game_id) is None  # the accept moved the row on: read it again
     game = client.portal.call(services_of(client).games.reads.get, game_id)  # type: ignore[union-attr]
     assert game.rematch_offer is None and game.rematch_id is not None
+
+
+# Checked by mypy where they are passed: both kinds of game are a GameRow.
+def _orm_game_is_a_row(game: Game) -> GameRow:
+    return game
+
+
+def _record_is_a_row(record: GameRecord) -> GameRow:
+    return record
+
+
+def _row_hints() -> dict[str, Any]:
+    return typing.get_type_hints(GameRow)
+
+
+def test_the_protocol_lists_every_column_of_the_games_table_with_its_type():
+    mapped = {
+        name: typing.get_args(hint)[0]
+        for name, hint in typing.get_type_hints(Game).items()
+        if typing.get_origin(hint) is not None and name in FIELDS
+    }
+    assert set(mapped) == set(FIELDS)  # every column is a Mapped[...] attribute
+    assert _row_hints() == mapped
+    assert typing.get_type_hints(GameRecord) == mapped
+
+
+def _holds(hint: Any, value: Any) -> bool:
+    """Whether ``value`` is of the annotated type (a bool is no int here: a column read as
+    0/1 where the protocol says bool would be a lie)."""
+    allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    kinds = tuple(typing.get_origin(a) or a for a in allowed)
+    if isinstance(value, bool):
+        return bool in kinds
+    return isinstance(value, kinds)
+
+
+@pytest.mark.parametrize("core", [False, True], ids=["fastest", "core"])
+async def test_each_store_makes_records_with_every_protocol_attribute_typed(
+    engine: AsyncEngine, core: bool
+):
+    sessions = make_sessionmaker(engine)
+    filled = _game("g2")
+    values: dict[str, Any] = {
+        "first_id": "p1", "initial_fen": "start", "clock_initial_ms": 60_000,
+        "clock_increment_ms": 0, "first_ms": 60_000, "second_ms": 60_000,
+        "turn_started_ms": 5, "clock_byoyomi_ms": 10_000, "clock_periods": 3,
+        "first_periods": 3, "second_periods": 2, "days": 3, "draw_offer": "first",
+        "takeback_offer": "first", "rated": True, "first_rating": 1500,
+        "first_provisional": True, "second_rating": 1400, "second_provisional": False,
+        "winner": "first", "reason": "resign", "started_ms": 2, "finished_ms": 3,
+        "seek_away_ms": 4, "rating_min": 1000, "rating_max": 2000,
+        "rematch_offer": "second", "rematch_id": "r2",
+    }  # fmt: skip
+    for name, value in values.items():
+        setattr(filled, name, value)
+    async with sessions() as session, session.begin():
+        session.add(PlayerRow(id="p1", name="Anonymous P1", created_ms=1))
+        await session.flush()
+        session.add_all([_game("g1"), filled])
+    rows: GameRows = CoreRows(engine) if core else rows_for(engine)
+    hints = _row_hints()
+    try:
+        for game_id in ("g1", "g2"):
+            stored = await rows.load(game_id)
+            assert stored is not None
+            record = to_game(stored.row)
+            assert isinstance(record, GameRecord)
+            wrong = {
+                name: getattr(record, name, "<missing>")
+                for name, hint in hints.items()
+                if not _holds(hint, getattr(record, name, object()))
+            }
+            assert wrong == {}, f"{game_id}: not of the protocol's types"
+    finally:
+        await rows.close()
+
+
+def _casts_of_a_game(tree: ast.AST) -> list[int]:
+    game_types = {"Game", "GameRow", "GameRecord"}
+    lines = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name != "cast":
+            continue
+        target = node.args[0]
+        if isinstance(target, ast.Constant) and isinstance(target.value, str):
+            target = ast.parse(target.value, mode="eval").body
+        names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        names |= {n.attr for n in ast.walk(target) if isinstance(n, ast.Attribute)}
+        if names & game_types:
+            lines.append(node.lineno)
+    return lines
+
+
+def test_no_game_row_is_cast():
+    """A record is a GameRow, not a mapped Game: a cast to either would hide a lie again."""
+    assert _casts_of_a_game(ast.parse("x = typing.cast('list[Game]', y)")) == [1]
+    assert _casts_of_a_game(ast.parse("t = cast(Table, Game.__table__)")) == []
+    app = Path(__file__).resolve().parents[3] / "app"
+    found = {
+        f"{path.relative_to(app.parent)}:{line}"
+        for path in sorted(app.rglob("*.py"))
+        for line in _casts_of_a_game(ast.parse(path.read_text(), str(path)))
+    }
+    assert found == set()
