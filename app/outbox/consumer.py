@@ -18,15 +18,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core import faults
-from app.core.time import SystemClock, every
-from app.db.models import Game, OutboxEntry
+from app.core.time import Clock, every
+from app.db.models import GameRow, OutboxEntry
 from app.domain.durable import decode
 from app.domain.events import GameEvent
 from app.games.subscribers import AfterHook, Hooks
@@ -46,7 +46,7 @@ class OutboxConsumer:
         self,
         sessions: async_sessionmaker[AsyncSession],
         consumers: Sequence[Consumer],
-        clock_ms: Callable[[], int],
+        clock: Clock,
         *,
         sweep_seconds: float = 5.0,
         after: Hooks[AfterHook] | None = None,
@@ -56,7 +56,8 @@ class OutboxConsumer:
         crash right after the commit tells nobody (docs/decisions/outbox.md)."""
         self.sessions = sessions
         self.consumers = list(consumers)
-        self.now = clock_ms
+        self.clock = clock
+        self.now = clock.now_ms
         self.sweep_seconds = sweep_seconds
         self._sweeper: asyncio.Task[None] | None = None
         self.after: Hooks[AfterHook] = Hooks() if after is None else after
@@ -129,14 +130,14 @@ class OutboxConsumer:
             ).all()
         return await self._consume_rows(rows, untold)
 
-    async def committed(self, game: Game, _events: Sequence[GameEvent]) -> None:
+    async def committed(self, game: GameRow, _events: Sequence[GameEvent]) -> None:
         """The service's hook after a change with durable events committed (the change is
         told after it: what its consumption tells waits for ``told``)."""
         faults.reached("after_commit")
         untold = self._untold.setdefault(game.id, [])
         await self.consume_game(game.id, untold)
 
-    async def told(self, game: Game, _events: Sequence[GameEvent]) -> None:
+    async def told(self, game: GameRow, _events: Sequence[GameEvent]) -> None:
         """The service's hook once that change was told: tell its consumption now."""
         for event in self._untold.pop(game.id, []):
             await self._tell(event)
@@ -163,10 +164,8 @@ class OutboxConsumer:
         swept = await self.sweep()
         if swept:
             log.info("consumed %d outbox rows left unconsumed", swept)
-        # On real time, not the app's clock: a safety net for events left unconsumed, which
-        # is no deadline of a game.
         self._sweeper = asyncio.get_running_loop().create_task(
-            every(SystemClock(), self.sweep_seconds, self.sweep, log, "sweep of the outbox failed")
+            every(self.clock, self.sweep_seconds, self.sweep, log, "sweep of the outbox failed")
         )
 
     async def stop(self) -> None:

@@ -15,4 +15,4 @@ def wire(
     clock: Clock, db: Database, games: GameService, consumers: Sequence[Consumer]
 ) -> OutboxConsumer:
     """``consumers``: each acts once on every durable event (player counts, ratings)."""
-    return OutboxConsumer(db.sessions, consumers, clock.now_ms, after=games.subscribers.consumed)
+    return OutboxConsumer(db.sessions, consumers, clock, after=games.subscribers.consumed)

@@ -23,6 +23,7 @@ from app.domain.durable import OutboxItem, decode, encode, outbox_items
 from app.domain.enums import EndReason, GameStatus, Side
 from app.domain.events import GameEnded, GameEvent, MovePlayed
 from app.games import GameService, Identity, NewGame
+from app.games.terms import GameTerms
 from app.outbox.consumer import OutboxConsumer
 from app.realtime.hub import LocalHub
 from tests.app.conftest import SECRET
@@ -57,7 +58,7 @@ class Instance:
         self.outbox = OutboxConsumer(
             self.sessions,
             [PlayerCounts(is_postgres=is_postgres)],
-            self.clock.now_ms,
+            self.clock,
         )
         if hook:
             self.service.subscribers.durable.add("outbox", self.outbox.committed)
@@ -89,7 +90,7 @@ async def instances(database_url: str, tmp_path: Path) -> AsyncIterator[Instance
 
 
 async def started(service: GameService, moves: int = 2) -> str:
-    game = await service.setup.create(ALICE, NewGame("dobutsu", {}, None, 0, "first", True))
+    game = await service.setup.create(ALICE, NewGame(GameTerms("dobutsu"), "first", True))
     await service.setup.join(BOB, game_id=game.id)
     for ply, (who, move) in enumerate([(ALICE, "b2b3"), (BOB, "b4a3")][:moves]):
         await service.play.move(who, game.id, move, ply)
@@ -166,7 +167,7 @@ async def test_aborted_games_and_games_never_started_count_nothing(instances: In
     a.clock.jump(3_600_000)  # an hour on: the first move never came
     ended = await a.service.upkeep.expire(unmoved)
     assert ended is not None and ended.status == GameStatus.NO_START
-    canceled = await a.service.setup.create(ALICE, NewGame("dobutsu", {}, None, 0, "first", True))
+    canceled = await a.service.setup.create(ALICE, NewGame(GameTerms("dobutsu"), "first", True))
     await a.service.setup.cancel(ALICE, canceled.id)
     rows = await outbox_rows(a)
     assert len(rows) == 3 and all(consumed is not None for *_, consumed in rows)
@@ -260,6 +261,16 @@ async def test_start_consumes_what_a_previous_run_left(instances: Instances):
     await restarted.outbox.start()  # the start-up sweep, then the periodic one
     assert await record(restarted, ALICE) == (1, 1, 0, 0)
     await restarted.outbox.stop()
+
+
+async def test_the_periodic_sweep_runs_on_the_apps_clock(instances: Instances):
+    a = instances.make(hook=False)  # nothing consumes after the commit: only the sweep does
+    await a.outbox.start()
+    await a.service.play.resign(BOB, await started(a.service))
+    assert await record(a, ALICE) == (0, 0, 0, 0)
+    await a.clock.advance_async(round(a.outbox.sweep_seconds * 1000))  # its turn begins
+    await a.outbox.stop()  # which lets the turn in progress end
+    assert await record(a, ALICE) == (1, 1, 0, 0)
 
 
 # ---- the counts over HTTP ----------------------------------------------------------------
