@@ -5,7 +5,7 @@ until the game ends."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -20,7 +20,7 @@ from app.botapi.gamejson import COLOR, load_players, seat_json, speed_of_game, v
 from app.botapi.gamestream import follow
 from app.botapi.streams import line
 from app.core.errors import ServiceError
-from app.db.models import Game
+from app.db.models import GameRow
 from app.games import clock
 from app.games.state import GameState
 from app.http.auth import Caller, caller
@@ -42,7 +42,7 @@ router = APIRouter(prefix="/api", tags=["games"])
 Anyone = Annotated[Caller, Depends(caller())]
 
 
-def export_json(game: Game, state: dict[str, Any], players: dict[str, Any]) -> dict[str, Any]:
+def export_json(game: GameRow, state: dict[str, Any], players: dict[str, Any]) -> dict[str, Any]:
     rules = engine.get_game(game.variant, **game.rules)
     times = state["clock"]
     result = state["result"]
@@ -86,13 +86,13 @@ def export_json(game: Game, state: dict[str, Any], players: dict[str, Any]) -> d
     }
 
 
-async def exported(services: Services, game: Game, state: dict[str, Any]) -> dict[str, Any]:
+async def exported(services: Services, game: GameRow, state: dict[str, Any]) -> dict[str, Any]:
     players = await load_players(services.games.sessions, (game.first_id, game.second_id))
     return export_json(game, state, players)
 
 
 def spectate(services: Services, game_id: str) -> NDJSONResponse:
-    async def first(game: Game, state: GameState) -> dict[str, Any]:
+    async def first(game: GameRow, state: GameState) -> dict[str, Any]:
         return await exported(services, game, dict(state))
 
     return NDJSONResponse(follow(services, game_id, None, first))
@@ -160,7 +160,7 @@ lichess_router = APIRouter(tags=["games"])
 MAX_IDS = 300
 MAX_MINE = 200  # games of /api/me/games at most: one page of the export
 Flag = Annotated[bool, Query(description="lichess's flag: true or false")]
-Pages = AsyncIterator[tuple[list[Game], exports.GameContext]]
+Pages = AsyncIterator[tuple[Sequence[GameRow], exports.GameContext]]
 
 
 async def text_lines(

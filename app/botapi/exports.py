@@ -17,7 +17,7 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.botapi.gamejson import COLOR, PlayerInfo, load_players, speed_of_game
-from app.db.models import Challenge, Game
+from app.db.models import Challenge, Game, GameRow
 from app.domain.enums import GameStatus, Side
 from app.games import ENDED, initial_text, record
 from app.ratings.reading import Change, game_changes, seat_rating
@@ -34,7 +34,7 @@ TERMINATION: dict[str, str] = {
 }
 
 
-def initial_fen(game: Game) -> str:
+def initial_fen(game: GameRow) -> str:
     """The position the game started from: the one place every export reads it."""
     return initial_text(game)
 
@@ -49,17 +49,17 @@ class GameContext:
     # What rated games' ends did to the ratings, by game id then side.
     changes: Mapping[str, Mapping[Side, Change]] = field(default_factory=dict)
 
-    def source(self, game: Game) -> str:
+    def source(self, game: GameRow) -> str:
         return "friend" if game.id in self.friends else "lobby"
 
-    def days(self, game: Game) -> int | None:
+    def days(self, game: GameRow) -> int | None:
         """The game's days per move; for a game made before correspondence clocks (no days
         of its own), the days its challenge asked."""
         return game.days if game.days is not None else self.friends.get(game.id)
 
 
 async def context_of(
-    sessions: async_sessionmaker[AsyncSession], games: Sequence[Game]
+    sessions: async_sessionmaker[AsyncSession], games: Sequence[GameRow]
 ) -> GameContext:
     ids = [g.id for g in games]
     players = await load_players(sessions, [p for g in games for p in (g.first_id, g.second_id)])
@@ -73,7 +73,7 @@ async def context_of(
     return GameContext(players, friends, await game_changes(sessions, games))
 
 
-def last_move_at(game: Game) -> int:
+def last_move_at(game: GameRow) -> int:
     """lichess's lastMoveAt: always a time (the creation for a game without moves)."""
     if game.finished_ms is not None:
         return game.finished_ms
@@ -82,7 +82,7 @@ def last_move_at(game: Game) -> int:
     return game.started_ms or game.created_ms
 
 
-def result_of(game: Game) -> str:
+def result_of(game: GameRow) -> str:
     if game.status not in ENDED:
         return "*"
     if game.winner:
@@ -97,7 +97,7 @@ def _player_name(context: GameContext, player_id: str | None) -> str:
     return "?" if info is None else info.name
 
 
-def record_tags(game: Game, context: GameContext, base_url: str) -> dict[str, str]:
+def record_tags(game: GameRow, context: GameContext, base_url: str) -> dict[str, str]:
     """The tag pairs of a game's record (docs/notation.md, "Game records")."""
     created = datetime.datetime.fromtimestamp(game.created_ms / 1000, datetime.UTC)
     clock_ms = game.clock_initial_ms
@@ -140,14 +140,14 @@ def record_tags(game: Game, context: GameContext, base_url: str) -> dict[str, st
     return tags
 
 
-def record_filename(game: Game) -> str:
+def record_filename(game: GameRow) -> str:
     """The name a downloaded record is saved under: ``kodama-dobutsu-O75tVZD5.txt`` (plain
     text, readable anywhere; not ``.pgn``, which chess programs would try to read)."""
     return f"kodama-{game.variant}-{game.id}.txt"
 
 
 def text_record(
-    game: Game, context: GameContext, base_url: str, *, moves: bool = True, tags: bool = True
+    game: GameRow, context: GameContext, base_url: str, *, moves: bool = True, tags: bool = True
 ) -> str:
     """The game's record as text (lichess's ``moves=false`` / ``tags=false`` drop either)."""
     moves_text = (
@@ -160,7 +160,7 @@ def text_record(
     return record.write(record_tags(game, context, base_url) if tags else {}, moves_text)
 
 
-def _user(game: Game, side: Side, context: GameContext) -> dict[str, Any]:
+def _user(game: GameRow, side: Side, context: GameContext) -> dict[str, Any]:
     player_id = game.first_id if side == Side.FIRST else game.second_id
     if player_id is None:
         return {}  # a free seat (a game still waiting for its second player)
@@ -181,7 +181,7 @@ def _user(game: Game, side: Side, context: GameContext) -> dict[str, Any]:
 
 
 def game_json(
-    game: Game,
+    game: GameRow,
     context: GameContext,
     base_url: str,
     *,

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
-from app.db.models import Game, Player
+from app.db.models import GameRow, Player
 from app.domain.enums import ENDED, GameStatus, Side
 from app.games import clock, has_moved, initial_text
 from app.games.timecontrol import DAY_MS, speed_of
@@ -76,7 +76,7 @@ def seat_json(players: Mapping[str, PlayerInfo], player_id: str | None) -> dict[
 
 
 def rated_seat_json(
-    game: Game, side: Side, players: Mapping[str, PlayerInfo]
+    game: GameRow, side: Side, players: Mapping[str, PlayerInfo]
 ) -> dict[str, Any] | None:
     """A seat as lichess's gameFull shows it: with ``rating`` (as of the game's start) for
     an account, and ``"provisional": true`` only while provisional."""
@@ -144,7 +144,7 @@ def _times(live: Mapping[str, Any]) -> tuple[int, int]:
 
 
 def game_full(
-    game: Game,
+    game: GameRow,
     live: Mapping[str, Any],
     moves: Sequence[str],
     players: Mapping[str, PlayerInfo],
@@ -173,11 +173,11 @@ def game_full(
     return data
 
 
-def speed_of_game(game: Game) -> str:
+def speed_of_game(game: GameRow) -> str:
     return speed_of(game.clock_initial_ms, game.clock_increment_ms, game.clock_byoyomi_ms)
 
 
-def clock_json(game: Game) -> dict[str, int] | None:
+def clock_json(game: GameRow) -> dict[str, int] | None:
     """gameFull's ``clock`` (ms), with byo-yomi's period and periods when it has them."""
     if game.clock_initial_ms is None:
         return None
@@ -189,7 +189,7 @@ def clock_json(game: Game) -> dict[str, int] | None:
 
 
 def event_game(
-    game: Game,
+    game: GameRow,
     side: str,
     players: Mapping[str, PlayerInfo],
     source: str,

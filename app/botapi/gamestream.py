@@ -12,7 +12,7 @@ from typing import Any
 from app.botapi.gamejson import game_state
 from app.botapi.streams import KEEPALIVE, line
 from app.db.engine import uncancelled
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.enums import ENDED, GameStatus
 from app.domain.events import ChatPosted
 from app.games.state import GameState, LiveState
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 _detached: set[asyncio.Task[None]] = set()
 
 # What the first line of a stream is made from the game and its full state.
-FirstLine = Callable[[Game, GameState], Awaitable[dict[str, Any]]]
+FirstLine = Callable[[GameRow, GameState], Awaitable[dict[str, Any]]]
 
 
 def detach(coroutine: Awaitable[None]) -> None:
@@ -44,7 +44,7 @@ def detach(coroutine: Awaitable[None]) -> None:
     task.add_done_callback(_detached.discard)
 
 
-def opponent_gone(services: Services, game: Game, side: Side, ply: int) -> dict[str, Any]:
+def opponent_gone(services: Services, game: GameRow, side: Side, ply: int) -> dict[str, Any]:
     gone_ms = services.presence.gone_for_ms(game.id, side) or 0
     moved = ply >= (1 if side == Side.FIRST else 2)
     settings = services.settings

@@ -23,7 +23,7 @@ from app.botapi.gamestream import follow
 from app.botapi.models import DoneOut, GameStreamLine
 from app.chat import service as chat_rules
 from app.core.errors import ServiceError
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.enums import ChatRoom, GameStatus
 from app.games.state import GameState
 from app.http.auth import Caller
@@ -44,7 +44,7 @@ async def player_game_stream(
     if side is None:
         raise ServiceError("game.not_player", "you are not playing in this game", 403)
 
-    async def first(game: Game, state: GameState) -> dict[str, Any]:
+    async def first(game: GameRow, state: GameState) -> dict[str, Any]:
         context = await exports.context_of(services.games.sessions, [game])
         return game_full(game, state, state["moves"], context.players, context.days(game))
 

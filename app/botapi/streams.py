@@ -22,7 +22,7 @@ from typing import Any
 
 import engine
 from app.botapi.gamejson import event_game, load_players
-from app.db.models import Challenge, Game
+from app.db.models import Challenge, GameRow
 from app.domain.events import GameEnded, GameEvent, GameStarted
 from app.games import GameService
 from app.limits.api import too_many
@@ -54,7 +54,7 @@ class GameEvents:
         self._tasks: set[asyncio.Task[None]] = set()
         self._last: dict[str, asyncio.Task[None]] = {}  # per game: its latest line's task
 
-    def changed(self, game: Game, events: Sequence[GameEvent]) -> None:
+    def changed(self, game: GameRow, events: Sequence[GameEvent]) -> None:
         for event in events:
             if isinstance(event, GameStarted):
                 kind = "gameStart"
@@ -73,7 +73,7 @@ class GameEvents:
         if self._last.get(game_id) is task:
             del self._last[game_id]
 
-    async def _publish(self, game: Game, kind: str, before: asyncio.Task[None] | None) -> None:
+    async def _publish(self, game: GameRow, kind: str, before: asyncio.Task[None] | None) -> None:
         if before is not None:
             await asyncio.wait((before,))  # its outcome is its own (logged there)
         try:
@@ -82,7 +82,7 @@ class GameEvents:
         except Exception:
             log.exception("could not announce %s of game %s", kind, game.id)
 
-    async def lines(self, game: Game, kind: str) -> list[tuple[str, dict[str, Any]]]:
+    async def lines(self, game: GameRow, kind: str) -> list[tuple[str, dict[str, Any]]]:
         """Each seated player's line: (player id, the line)."""
         players = await load_players(self.service.sessions, (game.first_id, game.second_id))
         source = await self.source(game.id)

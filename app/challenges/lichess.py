@@ -8,7 +8,7 @@ from typing import Any
 
 import engine
 from app.botapi.gamejson import COLOR, STATUS_IDS, PlayerInfo, speed_of_game, variant_json
-from app.db.models import Challenge, Game
+from app.db.models import Challenge, GameRow
 from app.domain.enums import ChallengeStatus
 from app.games import initial_text
 from app.games.timecontrol import speed_of
@@ -59,7 +59,7 @@ def time_control(challenge: Challenge) -> dict[str, Any]:
     return data
 
 
-def game_json(game: Game, side: str, source: str) -> dict[str, Any]:
+def game_json(game: GameRow, side: str, source: str) -> dict[str, Any]:
     """A game as lichess answers ``POST /api/challenge/ai`` (and a challenge accepted by
     token): as seen by the player of ``side``, who made the request."""
     speed = speed_of_game(game)

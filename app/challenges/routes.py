@@ -50,7 +50,7 @@ class AcceptedOut(DoneOut):
 
 
 def terms_of(body: ChallengeIn | AiChallengeIn) -> Terms:
-    return Terms(
+    return Terms.asked(
         variant=body.variant,
         rules=body.rules,
         limit=None if body.clock is None else body.clock.limit,
@@ -61,7 +61,7 @@ def terms_of(body: ChallengeIn | AiChallengeIn) -> Terms:
         fen=body.fen,
         byoyomi=0 if body.clock is None else body.clock.byoyomi,
         periods=0 if body.clock is None else body.clock.periods,
-    ).checked()
+    )
 
 
 def unsupported(field: str, why: str) -> ServiceError:

@@ -7,7 +7,6 @@ else it pairs at once with a compatible public game of the lobby or opens one th
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import math
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -72,7 +71,7 @@ async def seek(
             )
     if body.time is not None and body.days is not None:
         raise ServiceError("request.invalid", "give time and increment, or days, not both")
-    terms = Terms(
+    terms = Terms.asked(
         variant=body.variant,
         rules=body.rules,
         limit=seconds,
@@ -83,7 +82,7 @@ async def seek(
         fen=body.fen,
         byoyomi=body.byoyomi,
         periods=body.periods,
-    ).checked()
+    )
     pool = seek_pool(terms)
     if pool is not None:  # quick pairing: the request holds a pool entry until paired
         limit(services, "challenge", who, request)
@@ -91,7 +90,7 @@ async def seek(
         return NDJSONResponse(
             wait_in_pool(services, holder), background=BackgroundTask(holder.close)
         )
-    terms = dataclasses.replace(terms, rated=body.rated).checked()
+    terms = terms.rated_as(body.rated)
     limit(services, "challenge", who, request)
     wanted = seekrange.parse(body.ratingRange)
     paired = await seeks.pair(services.challenges, who.identity, terms, wanted)

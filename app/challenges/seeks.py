@@ -9,7 +9,7 @@ from app.botapi.gamejson import SIDE
 from app.challenges.service import ChallengeService
 from app.challenges.terms import Terms
 from app.core.errors import ServiceError
-from app.db.models import Game
+from app.db.models import Game, GameRow
 from app.domain.enums import GameStatus
 from app.games import Identity, NewGame
 from app.lobby import seekrange
@@ -21,33 +21,34 @@ async def pair(
     who: Identity,
     terms: Terms,
     rating_range: tuple[int, int] | None = None,
-) -> Game | None:
+) -> GameRow | None:
     """Take the seat of the oldest compatible open public game, if there is one: one
     whose range accepts this player and whose creator is within ``rating_range``."""
     await challenges.require_account(who, terms)
-    clock_ms = terms.clock_ms
+    game_terms, control = terms.game, terms.game.control
+    fen = game_terms.initial_fen
     conditions = [
         Game.status == GameStatus.CREATED,
         Game.public.is_(True),
-        Game.variant == terms.variant,
+        Game.variant == game_terms.variant,
         Game.creator_id != who.id,
-        Game.initial_fen.is_(None) if terms.fen is None else Game.initial_fen == terms.fen,
-        Game.rated == terms.rated,
+        Game.initial_fen.is_(None) if fen is None else Game.initial_fen == fen,
+        Game.rated == game_terms.rated,
     ]
-    if clock_ms is None:
+    if control.initial_ms is None:
         conditions.append(Game.clock_initial_ms.is_(None))
     else:
-        conditions.append(Game.clock_initial_ms == clock_ms)
-        conditions.append(Game.clock_increment_ms == terms.increment * 1000)
-    if terms.byoyomi:
-        conditions.append(Game.clock_byoyomi_ms == terms.byoyomi * 1000)
-        conditions.append(Game.clock_periods == terms.periods)
+        conditions.append(Game.clock_initial_ms == control.initial_ms)
+        conditions.append(Game.clock_increment_ms == control.increment_ms)
+    if control.byoyomi_ms is not None:
+        conditions.append(Game.clock_byoyomi_ms == control.byoyomi_ms)
+        conditions.append(Game.clock_periods == control.periods)
     else:
         conditions.append(Game.clock_byoyomi_ms.is_(None))
-    if terms.days is None:
+    if control.days is None:
         conditions.append(Game.days.is_(None))
     else:
-        conditions.append(Game.days == terms.days)
+        conditions.append(Game.days == control.days)
     if terms.color != "random":
         # The seat left must surely be the colour asked for.
         conditions.append(Game.creator_color.not_in(("random", SIDE[terms.color])))
@@ -56,12 +57,12 @@ async def pair(
         candidates = list((await session.execute(stmt)).scalars())
     ratings = await at_start(
         challenges.sessions,
-        terms.variant,
+        game_terms.variant,
         [who.id, *(g.creator_id for g in candidates)],
         challenges.games.now(),
     )
     for game in candidates:
-        if dict(game.rules) != terms.rules:
+        if dict(game.rules) != game_terms.rules:
             continue  # rules are JSON: compared here (50 open games of one clock is plenty)
         if not seekrange.accepts(game, ratings.get(who.id)):
             continue  # its range excludes this player
@@ -81,24 +82,10 @@ async def seek(
     who: Identity,
     terms: Terms,
     rating_range: tuple[int, int] | None = None,
-) -> Game:
+) -> GameRow:
     """A public open game in the lobby, waiting for an opponent (nothing to pair with)."""
     await challenges.require_account(who, terms)
     color = "random" if terms.color == "random" else SIDE[terms.color]
     return await challenges.games.setup.create(
-        who,
-        NewGame(
-            variant=terms.variant,
-            rules=terms.rules,
-            minutes=None if terms.limit is None else terms.limit / 60,
-            increment=terms.increment,
-            color=color,
-            public=True,
-            initial_fen=terms.fen,
-            rated=terms.rated,
-            byoyomi=terms.byoyomi,
-            periods=terms.periods,
-            days=terms.days,
-            rating_range=rating_range,
-        ),
+        who, NewGame(terms.game, color=color, public=True, rating_range=rating_range)
     )

@@ -23,11 +23,11 @@ from app.accounts.service import AccountService
 from app.botapi.gamejson import load_players
 from app.challenges import openseats
 from app.challenges.lichess import DECLINE_REASONS, challenge_json
-from app.challenges.terms import Terms, needs_account
+from app.challenges.terms import Terms, columns, needs_account
 from app.core.config import Settings
 from app.core.errors import ServiceError
 from app.core.time import Clock
-from app.db.models import Challenge, Game, Player
+from app.db.models import Challenge, Game, GameRow, Player
 from app.domain.enums import ChallengeStatus
 from app.games import GameService, Identity
 from app.realtime.hub import LocalHub
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 class RematchAnswers(Protocol):
     """Who answers a challenge that is a rematch offer (app/rematch/service.py)."""
 
-    async def accept(self, who: Identity, game_id: str) -> Game: ...
+    async def accept(self, who: Identity, game_id: str) -> GameRow: ...
 
     async def decline(self, who: Identity, game_id: str, reason: str = "generic") -> None: ...
 
@@ -132,7 +132,6 @@ class ChallengeService:
     async def create(
         self, challenger: Identity, username: str, terms: Terms, base_url: str
     ) -> Challenge:
-        terms = terms.checked()
         dest = await self.accounts.by_username(username) if len(username) <= 40 else None
         if dest is None or dest.username is None:
             raise ServiceError("user.not_found", f"no player {username!r}", 404)
@@ -146,13 +145,12 @@ class ChallengeService:
     async def create_open(
         self, creator: Identity, terms: Terms, name: str | None = None
     ) -> Challenge:
-        terms = terms.checked()
         await self.require_account(creator, terms)
         return await self._insert(creator, None, terms, name)
 
     async def require_account(self, who: Identity, terms: Terms) -> None:
         """A rated game is proposed, and played, by accounts only."""
-        if terms.rated and not await self.is_account(who.id):
+        if terms.game.rated and not await self.is_account(who.id):
             raise needs_account()
 
     async def is_account(self, player_id: str) -> bool:
@@ -169,23 +167,14 @@ class ChallengeService:
             id=await self._new_id(),
             challenger_id=challenger.id,
             dest_id=dest_id,
-            variant=terms.variant,
-            rules=terms.rules,
-            clock_limit=terms.limit,
-            clock_increment=None if terms.limit is None else terms.increment,
-            clock_byoyomi=terms.byoyomi or None,
-            clock_periods=terms.periods or None,
-            days=terms.days,
-            color=terms.color,
+            **columns(terms),
             final_color=None,
-            rated=terms.rated,
             status=ChallengeStatus.CREATED,
             decline_reason=None,
             open_white_id=None,
             open_black_id=None,
             created_ms=now,
             updated_ms=now,
-            initial_fen=terms.fen,
             name=name,
         )
         async with self.sessions() as session, session.begin():
@@ -295,16 +284,8 @@ class ChallengeService:
             first,
             second,
             creator,
-            variant=challenge.variant,
-            rules=dict(challenge.rules),
-            clock_ms=None if challenge.clock_limit is None else challenge.clock_limit * 1000,
-            increment_ms=(challenge.clock_increment or 0) * 1000,
-            initial_fen=challenge.initial_fen,
-            rated=challenge.rated,
+            Terms.of(challenge).game,
             claim=claim,
-            byoyomi_ms=None if challenge.clock_byoyomi is None else challenge.clock_byoyomi * 1000,
-            periods=challenge.clock_periods,
-            days=challenge.days,
         )
         return game is not None
 

@@ -13,7 +13,7 @@ from typing import Any
 from app.chat import service as chat_rules
 from app.core.errors import ServiceError
 from app.core.jsontext import json_text
-from app.db.models import ChatLine, Game
+from app.db.models import ChatLine, GameRow
 from app.domain.enums import ChatRoom
 from app.domain.events import ChatPosted
 from app.domain.players import Identity
@@ -45,7 +45,7 @@ def _line(row: ChatLine) -> dict[str, Any]:
     }
 
 
-async def history_text(services: Services, game: Game, who: Identity | None) -> str:
+async def history_text(services: Services, game: GameRow, who: Identity | None) -> str:
     """The ``chatLines`` message: the kept lines ``who`` may read, as of ``game``'s read."""
     seated = who is not None and seat_of(game, who.id) is not None
     rooms = ROOMS if seated else (ChatRoom.SPECTATOR,)

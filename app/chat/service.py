@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.chat.flood import ChatFlood
 from app.chat.kept import KeptLines
 from app.core.errors import ServiceError
-from app.db.models import ChatLine, Game
+from app.db.models import ChatLine, GameRow
 from app.domain.enums import ChatRoom
 from app.domain.events import ChatPosted
 from app.domain.players import Identity
@@ -41,12 +41,12 @@ def clean(text: str) -> str:
     return text
 
 
-def require_player(game: Game, who: Identity) -> None:
+def require_player(game: GameRow, who: Identity) -> None:
     if seat_of(game, who.id) is None:
         raise ServiceError("game.not_player", "you are not playing in this game", 403)
 
 
-def may_write(game: Game, who: Identity | None, room: ChatRoom, account: bool) -> None:
+def may_write(game: GameRow, who: Identity | None, room: ChatRoom, account: bool) -> None:
     """The browser's rule: the players write in both rooms; a spectator in the spectators'
     room only, and only with an account (``account``: ``who`` is one)."""
     if who is not None and seat_of(game, who.id) is not None:
@@ -71,7 +71,7 @@ class Chat:
         self._kept = KeptLines(hub, self._read_recent)
 
     async def post(
-        self, game: Game, who: Identity, room: ChatRoom, text: str, now: int
+        self, game: GameRow, who: Identity, room: ChatRoom, text: str, now: int
     ) -> ChatPosted:
         """Keep a cleaned line by ``who`` (allowed to write there), then tell it; refused
         (``chat.too_fast``) if they write faster than the flood control allows."""

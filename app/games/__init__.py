@@ -1,8 +1,8 @@
 """Games: their rules and positions (rules.py), the changes (transitions.py), the storage
 pipeline (pipeline.py), the state sent to clients (state.py), many-game reads (queries.py),
-the rows of new games (newgames.py), and the service (service.py) whose role objects read,
-set up, play, keep up and change games, telling each change to its subscribers
-(subscribers.py)."""
+new games' terms (terms.py) and rows (newgames.py), and the service (service.py) whose
+role objects read, set up, play, keep up and change games, telling each change to its
+subscribers (subscribers.py)."""
 
 from app.domain.enums import ENDED, GameStatus
 from app.domain.players import Identity

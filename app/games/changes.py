@@ -20,7 +20,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.events import DURABLE, GameEvent, MovePlayed
 from app.games.pipeline import Change, Pipeline
 from app.games.reads import GameReads
@@ -31,7 +31,7 @@ from app.realtime.messages import GameUpdate, game_channel
 log = logging.getLogger(__name__)
 
 # Tells the events of a change written outside the pipeline (``Changes.outside``).
-Tell = Callable[[Game, Sequence[GameEvent]], Awaitable[None]]
+Tell = Callable[[GameRow, Sequence[GameEvent]], Awaitable[None]]
 
 
 class Changes:
@@ -45,7 +45,7 @@ class Changes:
 
     async def run(
         self, game_id: str, change: Change, before_telling: ChangeHook | None = None
-    ) -> Game:
+    ) -> GameRow:
         """Run ``change`` through the pipeline and tell its events. ``before_telling``:
         awaited once the change has committed with events, before anyone is told of them (a
         rematch offer's challenge ends first: whoever sees the offer end then finds its
@@ -66,7 +66,7 @@ class Changes:
         pipeline's, in order with the game's other changes."""
         async with self.pipeline.serial(game_id):
 
-            async def tell(game: Game, events: Sequence[GameEvent]) -> None:
+            async def tell(game: GameRow, events: Sequence[GameEvent]) -> None:
                 if game.id != game_id:
                     raise ValueError(f"game {game.id} told in the turn of game {game_id}")
                 self.pipeline.cache.drop(game.id)  # written outside the pipeline: read again
@@ -76,7 +76,7 @@ class Changes:
 
     async def _told(
         self,
-        game: Game,
+        game: GameRow,
         events: Sequence[GameEvent],
         before_telling: ChangeHook | None = None,
     ) -> None:
@@ -97,7 +97,7 @@ class Changes:
         if durable:
             await self.subscribers.await_all(self.subscribers.told, game, events)
 
-    async def update(self, game: Game, events: Sequence[GameEvent]) -> GameUpdate:
+    async def update(self, game: GameRow, events: Sequence[GameEvent]) -> GameUpdate:
         """The hub message of a change: the live state, and the full state unless it was a
         move (a move's message is small: the move and the live part)."""
         moved = any(isinstance(e, MovePlayed) for e in events)

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.enums import GameStatus, Side
 from app.games.timecontrol import DAY_MS
 
 
-def side_to_move(game: Game) -> Side:
+def side_to_move(game: GameRow) -> Side:
     # Every position string has the side to move as its second field ('f' or 's').
     return Side.FIRST if game.fen.split(" ", 2)[1] == "f" else Side.SECOND
 
 
-def running(game: Game) -> bool:
+def running(game: GameRow) -> bool:
     return game.status == GameStatus.STARTED and game.clock_initial_ms is not None and game.ply >= 2
 
 
@@ -48,13 +48,13 @@ def spend(main: int, periods: int | None, byoyomi: int | None, elapsed: int) -> 
     return Spent(0, left, byoyomi - over % byoyomi)
 
 
-def _stored(game: Game, side: str) -> tuple[int | None, int | None]:
+def _stored(game: GameRow, side: str) -> tuple[int | None, int | None]:
     if side == Side.FIRST:
         return game.first_ms, game.first_periods
     return game.second_ms, game.second_periods
 
 
-def now_of(game: Game, side: str, now_ms: int) -> Spent | None:
+def now_of(game: GameRow, side: str, now_ms: int) -> Spent | None:
     """``side``'s clock at ``now_ms``; None without a clock."""
     main, periods = _stored(game, side)
     if game.clock_initial_ms is None or main is None:
@@ -65,7 +65,7 @@ def now_of(game: Game, side: str, now_ms: int) -> Spent | None:
     return spend(main, periods, game.clock_byoyomi_ms, elapsed)
 
 
-def remaining(game: Game, now_ms: int) -> dict[str, int] | None:
+def remaining(game: GameRow, now_ms: int) -> dict[str, int] | None:
     """Both sides' remaining main time at ``now_ms`` (never below zero); None without a
     clock."""
     first, second = now_of(game, Side.FIRST, now_ms), now_of(game, Side.SECOND, now_ms)
@@ -74,7 +74,7 @@ def remaining(game: Game, now_ms: int) -> dict[str, int] | None:
     return {"first": first.main, "second": second.main}
 
 
-def total_left(game: Game, side: str, now_ms: int) -> int | None:
+def total_left(game: GameRow, side: str, now_ms: int) -> int | None:
     """All the time ``side`` may still use, main time and periods: its clock's, or until its
     correspondence deadline (the whole days when it is not its turn). None: no limit."""
     if game.days is not None:
@@ -92,7 +92,7 @@ def total_left(game: Game, side: str, now_ms: int) -> int | None:
     return spent.period + (spent.periods - 1) * game.clock_byoyomi_ms
 
 
-def flag_at(game: Game) -> int | None:
+def flag_at(game: GameRow) -> int | None:
     """When the side to move runs out of time (main time and every period), if its clock
     is running."""
     if not running(game) or game.turn_started_ms is None:
@@ -104,7 +104,7 @@ def flag_at(game: Game) -> int | None:
     return game.turn_started_ms + main + extra
 
 
-def deadline_at(game: Game) -> int | None:
+def deadline_at(game: GameRow) -> int | None:
     """A correspondence game's deadline for the side to move (None: not one, or not
     being played)."""
     if game.days is None or game.status != GameStatus.STARTED or game.turn_started_ms is None:
@@ -112,7 +112,7 @@ def deadline_at(game: Game) -> int | None:
     return game.turn_started_ms + game.days * DAY_MS
 
 
-def charge(game: Game, side: str, now_ms: int) -> None:
+def charge(game: GameRow, side: str, now_ms: int) -> None:
     """Charge the mover the time since its turn began, add the increment; a byo-yomi period
     the move was made within is not used up. Without a running clock, nothing changes. The
     caller has checked the flag has not fallen."""
@@ -124,14 +124,14 @@ def charge(game: Game, side: str, now_ms: int) -> None:
     set_side(game, side, after, spent.periods)
 
 
-def set_side(game: Game, side: str, main: int, periods: int | None) -> None:
+def set_side(game: GameRow, side: str, main: int, periods: int | None) -> None:
     if side == Side.FIRST:
         game.first_ms, game.first_periods = main, periods
     else:
         game.second_ms, game.second_periods = main, periods
 
 
-def stop(game: Game, now_ms: int) -> None:
+def stop(game: GameRow, now_ms: int) -> None:
     """Store both clocks as they stand at ``now_ms`` (the game ends)."""
     if not running(game) or game.turn_started_ms is None:
         return

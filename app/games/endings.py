@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from app.core.config import Settings
 from app.core.errors import ServiceError
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.enums import ENDED, EndReason, GameStatus
 from app.domain.events import GameEnded, GameEvent
 from app.domain.players import Identity
@@ -22,7 +22,7 @@ from engine import Side
 Events = list[GameEvent]
 
 
-def seat_of(game: Game, player_id: str) -> Side | None:
+def seat_of(game: GameRow, player_id: str) -> Side | None:
     if game.first_id == player_id:
         return Side.FIRST
     if game.second_id == player_id:
@@ -31,7 +31,7 @@ def seat_of(game: Game, player_id: str) -> Side | None:
 
 
 def finish(
-    game: Game, now: int, status: GameStatus, winner: Side | None, reason: EndReason
+    game: GameRow, now: int, status: GameStatus, winner: Side | None, reason: EndReason
 ) -> GameEnded:
     """End the game: the clocks stop where they stand, offers lapse."""
     clock.stop(game, now)  # (while the game still runs: a stopped clock is not charged)
@@ -45,14 +45,14 @@ def finish(
     return GameEnded(game.id, game.ply, status, winner, reason)
 
 
-def require_started(game: Game) -> None:
+def require_started(game: GameRow) -> None:
     if game.status in ENDED:
         raise ServiceError("game.over", f"the game is over ({game.status}: {game.reason})", 409)
     if game.status != GameStatus.STARTED:
         raise ServiceError("game.not_started", "the game waits for its second player", 409)
 
 
-def game_over(game: Game) -> ServiceError:
+def game_over(game: GameRow) -> ServiceError:
     return ServiceError("game.over", f"the game is over ({game.status})", 409)
 
 
@@ -65,7 +65,7 @@ class Endings:
         self.gone_for_ms: Callable[[str, str], int | None] = lambda _game_id, _side: None
 
     # ---- deadlines -------------------------------------------------------------------------
-    def first_move_deadline(self, game: Game) -> int | None:
+    def first_move_deadline(self, game: GameRow) -> int | None:
         """The seconds the first moves must be made in (not in a correspondence game: its
         days per move run from the start)."""
         if game.status != GameStatus.STARTED or game.ply >= 2 or game.turn_started_ms is None:
@@ -74,21 +74,21 @@ class Endings:
             return None
         return game.turn_started_ms + int(self.settings.first_move_seconds * 1000)
 
-    def deadline(self, game: Game) -> int | None:
+    def deadline(self, game: GameRow) -> int | None:
         """The deadline the state shows: the first-move one, or the correspondence one."""
         return self.first_move_deadline(game) or clock.deadline_at(game)
 
-    def due_at(self, game: Game) -> int | None:
+    def due_at(self, game: GameRow) -> int | None:
         """When the server must end this game by itself if nothing happens first."""
         return self.deadline(game) or clock.flag_at(game)
 
-    def grace_ms(self, game: Game, side: str) -> int:
+    def grace_ms(self, game: GameRow, side: str) -> int:
         """How long ``side`` may be away before the opponent can claim (shorter if unmoved)."""
         moved = has_moved(game, side)
         seconds = self.settings.gone_seconds if moved else self.settings.gone_unmoved_seconds
         return int(seconds * 1000)
 
-    def expire_if_due(self, game: Game, now: int) -> Events:
+    def expire_if_due(self, game: GameRow, now: int) -> Events:
         """End the game if its clock or first-move deadline ran out."""
         if game.status != GameStatus.STARTED:
             return []
@@ -110,7 +110,7 @@ class Endings:
 
     # ---- asked by a player ----------------------------------------------------------------
     @staticmethod
-    def seat(game: Game, who: Identity) -> Side:
+    def seat(game: GameRow, who: Identity) -> Side:
         side = seat_of(game, who.id)
         if side is None:
             if game.status == GameStatus.CREATED and game.creator_id == who.id:
@@ -119,7 +119,7 @@ class Endings:
             raise ServiceError("game.not_player", "you are not playing in this game", 403)
         return side
 
-    def resign(self, game: Game, now: int, who: Identity) -> Events:
+    def resign(self, game: GameRow, now: int, who: Identity) -> Events:
         side = self.seat(game, who)
         expired = self.expire_if_due(game, now)
         if expired:
@@ -127,7 +127,7 @@ class Endings:
         require_started(game)
         return [finish(game, now, GameStatus.RESIGN, side.other, EndReason.RESIGN)]
 
-    def abort(self, game: Game, now: int, who: Identity) -> Events:
+    def abort(self, game: GameRow, now: int, who: Identity) -> Events:
         self.seat(game, who)
         require_started(game)
         if game.ply >= 2:
@@ -138,7 +138,7 @@ class Endings:
             )
         return [finish(game, now, GameStatus.ABORTED, None, EndReason.ABORT)]
 
-    def claim(self, game: Game, now: int, who: Identity, kind: str) -> Events:
+    def claim(self, game: GameRow, now: int, who: Identity, kind: str) -> Events:
         """Claim victory or a draw when the opponent has been gone past the grace period."""
         side = self.seat(game, who)
         expired = self.expire_if_due(game, now)

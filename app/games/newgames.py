@@ -16,7 +16,7 @@ from app.db.models import Game
 from app.domain.enums import GameStatus
 from app.domain.events import GameCreated, GameEvent, GameStarted, SeatTaken
 from app.domain.players import Identity
-from app.games.timecontrol import TimeControl
+from app.games.terms import GameTerms
 from app.ratings.glicko2 import Rating
 from app.ratings.reading import seat_columns
 from engine import EngineError, Side
@@ -48,17 +48,11 @@ def too_many_open(whose: str, cap: int) -> ServiceError:
 
 @dataclass(frozen=True)
 class NewGame:
-    variant: str
-    rules: dict[str, str]
-    minutes: float | None  # None: no clock
-    increment: int
+    """The browser's new game: its terms, and what only the browser asks beside them."""
+
+    terms: GameTerms  # rated: only an account may create one (and take its other seat)
     color: str  # first | second | random
     public: bool
-    initial_fen: str | None = None  # a checked position string (None: the game's start)
-    rated: bool = False  # only an account may create one (and take its other seat)
-    byoyomi: int = 0  # byo-yomi: a period, seconds (0: not byo-yomi)
-    periods: int = 0  # byo-yomi: how many periods
-    days: int | None = None  # correspondence: days per move (then no minutes)
     rating_range: tuple[int, int] | None = None  # the joiners' ratings accepted (None: any)
 
 
@@ -67,16 +61,15 @@ def new_game(
     creator: Identity,
     now: int,
     *,
-    variant: str,
-    rules: dict[str, str],
+    terms: GameTerms,
     public: bool,
     color: str,
-    control: TimeControl,
-    initial_fen: str | None,
 ) -> Game:
-    """A new game row, the creator seated if their colour is known, not yet started."""
+    """A new game row, the creator seated if their colour is known, not yet started (and
+    not rated: the caller says so once it knows the players are accounts)."""
+    variant, control, initial_fen = terms.variant, terms.control, terms.initial_fen
     try:
-        options, start = _rules_and_start(variant, tuple(sorted(rules.items())))
+        options, start = _rules_and_start(variant, tuple(sorted(terms.rules.items())))
     except EngineError as exc:
         raise ServiceError(exc.code, str(exc), 400) from None
     return Game(
@@ -115,12 +108,8 @@ def started_game(
     now: int,
     *,
     ratings: Mapping[str, Rating],
-    variant: str,
-    rules: dict[str, str],
-    control: TimeControl,
+    terms: GameTerms,
     public: bool = True,
-    initial_fen: str | None = None,
-    rated: bool = False,
 ) -> tuple[Game, list[GameEvent]]:
     """The row of a started game with both players seated (whose rows exist), and its
     events, for a caller that inserts it in its own transaction (a pairing round inserts
@@ -131,18 +120,15 @@ def started_game(
         game_id,
         creator,
         now,
-        variant=variant,
-        rules=rules,
+        terms=terms,
         public=public,
         color=creator_side,
-        control=control,
-        initial_fen=initial_fen,
     )
     game.first_id, game.second_id = first.id, second.id
-    if rated and len(ratings) != 2:
+    if terms.rated and len(ratings) != 2:
         raise rated_needs_account("a rated game is played between two accounts")
     seat_columns(game, ratings)
-    game.rated = rated
+    game.rated = terms.rated
     game.status = GameStatus.STARTED
     game.started_ms = game.turn_started_ms = game.created_ms
     events: list[GameEvent] = [

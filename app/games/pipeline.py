@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from app.core.errors import ServiceError
 from app.db.gamerows import ConnectionLost, GameRows, RowCache, Stored, snapshot, to_game
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.durable import outbox_items
 from app.domain.events import GameEvent
 from app.games.endings import KeptThenRefused
@@ -28,7 +28,7 @@ from app.games.endings import KeptThenRefused
 log = logging.getLogger(__name__)
 
 # A change: the game row (a copy, changed in place) and the time -> the events.
-Change = Callable[[Game, int], list[GameEvent]]
+Change = Callable[[GameRow, int], list[GameEvent]]
 
 
 class _Conflict(Exception):
@@ -40,7 +40,7 @@ class Changed:
     """What a committed change did: the game after it, its events, and the refusal to raise
     once they are told (the game ended on the way, then the change refused)."""
 
-    game: Game
+    game: GameRow
     events: list[GameEvent]
     error: ServiceError | None = None
 
@@ -60,7 +60,7 @@ class Pipeline:
         self.cache.put(game_id, stored)
         return stored
 
-    async def get(self, game_id: str) -> Game:
+    async def get(self, game_id: str) -> GameRow:
         """The game as stored now (never only from the cache: another instance may have
         changed it)."""
         return to_game((await self.load(game_id)).row)

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
 from app.db.gamerows import to_game
-from app.db.models import Game, Player
+from app.db.models import GameRow, Player
 from app.domain.enums import ENDED, GameStatus
 from app.games import queries
 from app.games.endings import seat_of
@@ -54,15 +54,15 @@ class GameReads:
         # it (docs/benchmarks.md, "Crowds").
         self._names: OrderedDict[str, str] = OrderedDict()
         self._fixed: OrderedDict[str, tuple[tuple[Any, ...], str, bool]] = OrderedDict()
-        self._reads: dict[str, asyncio.Future[Game]] = {}  # get_shared's reads to start
+        self._reads: dict[str, asyncio.Future[GameRow]] = {}  # get_shared's reads to start
         self._reading: set[asyncio.Task[None]] = set()
 
     # ---- one game ------------------------------------------------------------------------
-    async def get(self, game_id: str) -> Game:
+    async def get(self, game_id: str) -> GameRow:
         """The game as stored now (never only from the cache)."""
         return await self.pipeline.get(game_id)
 
-    async def get_shared(self, game_id: str) -> Game:
+    async def get_shared(self, game_id: str) -> GameRow:
         """``get``, by a read that starts after this call, shared by every caller until it
         starts: a crowd of sockets opening on one game at once (each subscribed first) reads
         it once per loop turn, not once each. The game returned is theirs to read only."""
@@ -74,7 +74,7 @@ class GameReads:
             task.add_done_callback(self._reading.discard)
         return await asyncio.shield(pending)
 
-    async def _read_shared(self, game_id: str, pending: asyncio.Future[Game]) -> None:
+    async def _read_shared(self, game_id: str, pending: asyncio.Future[GameRow]) -> None:
         del self._reads[game_id]  # callers from now on need a read that starts later
         try:
             pending.set_result(await self.get(game_id))
@@ -86,7 +86,7 @@ class GameReads:
             pending.exception()  # retrieved: nobody may be waiting any more
 
     # ---- players -------------------------------------------------------------------------
-    async def players(self, game: Game) -> Seats:
+    async def players(self, game: GameRow) -> Seats:
         ids = [i for i in (game.first_id, game.second_id, game.creator_id) if i]
         missing = [i for i in ids if i not in self._names]
         if missing:
@@ -125,18 +125,18 @@ class GameReads:
             self._names.popitem(last=False)
 
     @staticmethod
-    def seat_of(game: Game, player_id: str) -> Side | None:
+    def seat_of(game: GameRow, player_id: str) -> Side | None:
         return seat_of(game, player_id)
 
     # ---- the state a client shows --------------------------------------------------------
-    def live(self, game: Game) -> LiveState:
+    def live(self, game: GameRow) -> LiveState:
         grace = None
         if game.status == GameStatus.STARTED and game.days is None:
             grace = {str(side): self.grace_ms(game, side) for side in (Side.FIRST, Side.SECOND)}
         pos = self.positions.get(game)
         return live_state(game, pos, self.now(), self.deadline(game), grace)
 
-    async def state(self, game: Game) -> GameState:
+    async def state(self, game: GameRow) -> GameState:
         """Everything a client shows: the full state, as sent on (re)connect. (A field that
         can change while the moves, seats and end stay the same must be in ``LiveState`` or
         in ``state_text``'s key.)"""
@@ -163,7 +163,7 @@ class GameReads:
         }
         return state
 
-    async def state_text(self, game: Game) -> str:
+    async def state_text(self, game: GameRow) -> str:
         """``state(game)`` as JSON text: the live part made now, the rest kept per game while
         its moves, seats and end stay the same (the same text as ``json.dumps(state)``)."""
         key = (
@@ -184,18 +184,18 @@ class GameReads:
         return f"{live[:-1]},{kept[1][1:]}"
 
     # ---- deadlines -----------------------------------------------------------------------
-    def first_move_deadline(self, game: Game) -> int | None:
+    def first_move_deadline(self, game: GameRow) -> int | None:
         return self.transitions.first_move_deadline(game)
 
-    def deadline(self, game: Game) -> int | None:
+    def deadline(self, game: GameRow) -> int | None:
         """The first-move deadline, or a correspondence game's for the side to move."""
         return self.transitions.deadline(game)
 
-    def due_at(self, game: Game) -> int | None:
+    def due_at(self, game: GameRow) -> int | None:
         """When the server must end this game by itself if nothing happens first."""
         return self.transitions.due_at(game)
 
-    def grace_ms(self, game: Game, side: str) -> int:
+    def grace_ms(self, game: GameRow, side: str) -> int:
         return self.transitions.grace_ms(game, side)
 
     # ---- many games ----------------------------------------------------------------------
@@ -205,7 +205,7 @@ class GameReads:
     async def still_open(self, game_ids: list[str]) -> list[str]:
         return await queries.still_open(self.sessions, game_ids)
 
-    async def live_games(self) -> list[Game]:
+    async def live_games(self) -> list[GameRow]:
         # Not through the ORM: with thousands of live games, loading them as ORM objects
         # blocked every game for tens of milliseconds at each sweep.
         rows = await self.pipeline.rows.with_status(GameStatus.STARTED)

@@ -11,6 +11,8 @@ from app.accounts import stats as playerstats
 from app.accounts.schemas import CountOut, PlayerOut
 from app.games import NewGame
 from app.games.schemas import CreateGameIn, GameCreatedOut, GameOut, JoinedOut, LobbyOut
+from app.games.terms import GameTerms, browser_control
+from app.games.timecontrol import TimeControl
 from app.http.auth import Caller, caller, client_ip
 from app.http.deps import CurrentPlayer, ServicesDep
 from app.http.schemas import ErrorOut
@@ -49,6 +51,13 @@ async def variants() -> list[dict[str, Any]]:
     return [engine.describe(gid) for gid in engine.game_ids()]
 
 
+def control_of(body: CreateGameIn) -> TimeControl:
+    clock = body.clock
+    if clock is None:
+        return browser_control(None, 0, 0, 0, body.days)
+    return browser_control(clock.minutes, clock.increment, clock.byoyomi, clock.periods, body.days)
+
+
 @router.post(
     "/games", status_code=status.HTTP_201_CREATED, response_model=GameCreatedOut, responses=ERRORS
 )
@@ -62,16 +71,9 @@ async def create_game(
     game = await services.games.setup.create(
         who,
         NewGame(
-            variant=body.variant,
-            rules=body.rules,
-            minutes=None if body.clock is None else body.clock.minutes,
-            increment=0 if body.clock is None else body.clock.increment,
-            byoyomi=0 if body.clock is None else body.clock.byoyomi,
-            periods=0 if body.clock is None else body.clock.periods,
-            days=body.days,
+            GameTerms(body.variant, body.rules, control_of(body), body.rated),
             color=body.color,
             public=body.public,
-            rated=body.rated,
             rating_range=seekrange.parse(body.ratingRange),
         ),
     )

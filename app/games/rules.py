@@ -7,23 +7,23 @@ from collections import OrderedDict
 from typing import Any
 
 import engine
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.enums import GameStatus
 from engine import Side
 
 
-def rules_of(game: Game) -> Any:
+def rules_of(game: GameRow) -> Any:
     """The game's rules object (the engine keeps one per game and options)."""
     return engine.get_game(game.variant, **game.rules)
 
 
-def start_of(game: Game) -> Any:
+def start_of(game: GameRow) -> Any:
     """The position the game started from: its ``initial_fen``, else its game's start."""
     rules = rules_of(game)
     return rules.start() if game.initial_fen is None else rules.from_text(game.initial_fen)
 
 
-def initial_text(game: Game) -> str:
+def initial_text(game: GameRow) -> str:
     """The position string the game started from (lichess's ``initialFen``)."""
     if game.initial_fen is not None:
         return game.initial_fen
@@ -31,14 +31,14 @@ def initial_text(game: Game) -> str:
     return str(rules.to_text(rules.start()))
 
 
-def opening_side(game: Game) -> Side:
+def opening_side(game: GameRow) -> Side:
     """Who moves first in this game: ``first`` but from a position with second to move."""
     if game.initial_fen is None:
         return Side.FIRST
     return Side.FIRST if game.initial_fen.split(" ", 2)[1] == "f" else Side.SECOND
 
 
-def has_moved(game: Game, side: str) -> bool:
+def has_moved(game: GameRow, side: str) -> bool:
     """Whether ``side`` has made its first move (the side that opens moves at ply 0)."""
     return game.ply >= (1 if side == opening_side(game) else 2)
 
@@ -47,7 +47,7 @@ def status_of(result: engine.Result) -> GameStatus:
     return GameStatus.MATE if result.reason == "checkmate" else GameStatus.VARIANT_END
 
 
-def replay(game: Game, *, positions: bool) -> tuple[list[str] | None, list[Side]]:
+def replay(game: GameRow, *, positions: bool) -> tuple[list[str] | None, list[Side]]:
     """The side that made each move (not always alternating: wali's automatic passes)
     and, if asked, the position after each ply (0 = the start) without the history field."""
     rules = rules_of(game)
@@ -75,7 +75,7 @@ class Positions:
         self._items: OrderedDict[str, tuple[str, Any]] = OrderedDict()
         self._size = size
 
-    def get(self, game: Game) -> Any:
+    def get(self, game: GameRow) -> Any:
         item = self._items.get(game.id)
         if item is not None and item[0] == game.moves:
             self._items.move_to_end(game.id)

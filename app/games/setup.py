@@ -13,10 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.core.errors import ServiceError
-from app.db.models import Game, Player
+from app.db.models import Game, GameRow, Player
 from app.domain.events import GameCreated, GameEvent, SeatTaken
 from app.domain.players import Identity
-from app.games import queries, timecontrol
+from app.games import queries
 from app.games.changes import Changes
 from app.games.newgames import (
     NewGame,
@@ -26,7 +26,7 @@ from app.games.newgames import (
     too_many_open,
 )
 from app.games.reads import GameReads
-from app.games.timecontrol import MAX_CLOCK_MINUTES, TimeControl, clock_ms_of
+from app.games.terms import GameTerms
 from app.games.transitions import Transitions
 from app.ratings.reading import at_start
 from engine import Side
@@ -78,7 +78,7 @@ class GameSetup:
 
     async def _insert(
         self, game: Game, events: list[GameEvent], claim: Claim | None = None
-    ) -> Game | None:
+    ) -> GameRow | None:
         """Insert the game (None: ``claim`` said no, nothing was written) and tell its
         events."""
         async with self.changes.outside(game.id) as tell:
@@ -100,33 +100,19 @@ class GameSetup:
             await tell(stored, events)
             return stored
 
-    async def create(self, who: Identity, new: NewGame) -> Game:
+    async def create(self, who: Identity, new: NewGame) -> GameRow:
         if new.color not in ("first", "second", "random"):
             raise ServiceError(
                 "request.invalid", f"color must be first, second or random, not {new.color!r}"
             )
-        # Checked once rounded to the milliseconds stored: 1e-300 minutes is above 0, and
-        # was a 0 ms clock.
-        initial = None if new.minutes is None else clock_ms_of(new.minutes)
-        if new.minutes is not None and initial is None:
-            raise ServiceError(
-                "clock.invalid",
-                f"minutes must make 1 second to {MAX_CLOCK_MINUTES} minutes"
-                " (rounded to whole milliseconds)",
-            )
-        control = timecontrol.checked(
-            initial, new.increment, byoyomi=new.byoyomi, periods=new.periods, days=new.days
-        )
+        terms = new.terms
         game = new_game(
             secrets.token_urlsafe(6),  # 8 characters, 48 bits: public, only needs no clash
             who,
             self.now(),
-            variant=new.variant,
-            rules=new.rules,
+            terms=terms,
             public=new.public,
             color=new.color,
-            control=control,
-            initial_fen=new.initial_fen,
         )
         if new.public:
             waiting = await queries.open_public_count(self.sessions, who.id)
@@ -135,8 +121,8 @@ class GameSetup:
                     f"you already have {waiting} open games waiting", self.settings.max_open_games
                 )
         await self.ensure_player(who)
-        if new.rated:
-            if not await at_start(self.sessions, new.variant, [who.id], self.now()):
+        if terms.rated:
+            if not await at_start(self.sessions, terms.variant, [who.id], self.now()):
                 raise rated_needs_account("only an account can create a rated game")
             game.rated = True
         if new.rating_range is not None:
@@ -159,47 +145,26 @@ class GameSetup:
         first: Identity,
         second: Identity,
         creator: Identity,
+        terms: GameTerms,
         *,
-        variant: str,
-        rules: dict[str, str],
-        clock_ms: int | None,
-        increment_ms: int,
         public: bool = True,
-        initial_fen: str | None = None,
-        rated: bool = False,
         claim: Claim | None = None,
-        byoyomi_ms: int | None = None,
-        periods: int | None = None,
-        days: int | None = None,
-    ) -> Game | None:
+    ) -> GameRow | None:
         """A game whose two players are known (an accepted challenge): both seated and the
-        game started at once, under the given id (the challenge's). With ``claim``, the
-        game is inserted in the same transaction as the claim, and only if it succeeds
-        (None otherwise). The time control was checked when it was proposed."""
+        game started at once, under the given id (the challenge's), played by ``terms``.
+        With ``claim``, the game is inserted in the same transaction as the claim, and only
+        if it succeeds (None otherwise). The terms were checked when they were proposed."""
         await self.ensure_player(first)
         await self.ensure_player(second)
-        ratings = await at_start(self.sessions, variant, (first.id, second.id), self.now())
+        ratings = await at_start(self.sessions, terms.variant, (first.id, second.id), self.now())
         game, events = started_game(
-            game_id,
-            first,
-            second,
-            creator,
-            self.now(),
-            ratings=ratings,
-            variant=variant,
-            rules=rules,
-            control=TimeControl(
-                clock_ms, 0 if clock_ms is None else increment_ms, byoyomi_ms, periods, days
-            ),
-            public=public,
-            initial_fen=initial_fen,
-            rated=rated,
+            game_id, first, second, creator, self.now(), ratings=ratings, terms=terms, public=public
         )
         return await self._insert(game, events, claim)
 
     async def join(
         self, who: Identity, game_id: str | None = None, token: str | None = None
-    ) -> Game:
+    ) -> GameRow:
         """Take the free seat: of a public game by id, or of any game by its invite token."""
         if token is not None:
             game_id = await queries.invited(self.sessions, token)
@@ -219,5 +184,5 @@ class GameSetup:
             ),
         )
 
-    async def cancel(self, who: Identity, game_id: str) -> Game:
+    async def cancel(self, who: Identity, game_id: str) -> GameRow:
         return await self.changes.run(game_id, lambda g, now: self.transitions.cancel(g, now, who))

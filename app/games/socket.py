@@ -19,7 +19,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.chat import protocol as chatprotocol
 from app.core.errors import ServiceError
 from app.core.jsontext import json_text
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.enums import GameStatus
 from app.domain.events import ChatPosted
 from app.games import GameService, Identity
@@ -87,8 +87,8 @@ async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
 
 
 async def _send_state(
-    conn: Connection, service: GameService, game: Game | str, who: Identity | None
-) -> Game:
+    conn: Connection, service: GameService, game: GameRow | str, who: Identity | None
+) -> GameRow:
     """The ``state`` message (``StateMessage``) of ``game``, or of the game read now."""
     if isinstance(game, str):
         game = await service.reads.get(game)

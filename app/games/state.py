@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.enums import ENDED, GameStatus
 from app.games import clock
 from app.games.rules import rules_of
@@ -108,7 +108,7 @@ class StateMessage(TypedDict):
     invite: NotRequired[str]
 
 
-def clock_state(game: Game, now: int) -> ClockState | None:
+def clock_state(game: GameRow, now: int) -> ClockState | None:
     first, second = clock.now_of(game, Side.FIRST, now), clock.now_of(game, Side.SECOND, now)
     if first is None or second is None or game.clock_initial_ms is None:
         return None
@@ -128,7 +128,7 @@ def clock_state(game: Game, now: int) -> ClockState | None:
 
 
 def live_state(
-    game: Game, pos: Any, now: int, deadline: int | None, grace: dict[str, int] | None
+    game: GameRow, pos: Any, now: int, deadline: int | None, grace: dict[str, int] | None
 ) -> LiveState:
     """The live part of ``game``'s state at ``now``; ``pos`` is its current position,
     ``grace`` the claims' grace periods by side (None when no claim can be made)."""

@@ -15,16 +15,16 @@ import logging
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Generic, TypeVar
 
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.events import GameEvent
 
 log = logging.getLogger(__name__)
 
 # Called after every committed change, with the game and its events (in the game's lock: it
 # must return quickly, starting a task for anything slow).
-Listener = Callable[[Game, Sequence[GameEvent]], None]
+Listener = Callable[[GameRow, Sequence[GameEvent]], None]
 # Awaited after a change with durable events committed (``durable``), or was told (``told``).
-ChangeHook = Callable[[Game, Sequence[GameEvent]], Awaitable[None]]
+ChangeHook = Callable[[GameRow, Sequence[GameEvent]], Awaitable[None]]
 # Awaited after a durable event's consumption committed (its effects are visible).
 AfterHook = Callable[[GameEvent], Awaitable[None]]
 
@@ -66,7 +66,7 @@ class Subscribers:
             "consumed": self.consumed.names(),
         }
 
-    def hear(self, game: Game, events: Sequence[GameEvent]) -> None:
+    def hear(self, game: GameRow, events: Sequence[GameEvent]) -> None:
         for name, listener in self.heard:
             try:
                 listener(game, events)
@@ -74,7 +74,7 @@ class Subscribers:
                 log.exception("subscriber %s failed on a change of game %s", name, game.id)
 
     async def await_all(
-        self, hooks: Hooks[ChangeHook], game: Game, events: Sequence[GameEvent]
+        self, hooks: Hooks[ChangeHook], game: GameRow, events: Sequence[GameEvent]
     ) -> None:
         for name, hook in hooks:
             try:
@@ -82,4 +82,3 @@ class Subscribers:
             except Exception:  # the change stands and is told (a durable one's outbox row
                 # is consumed later by the sweep)
                 log.exception("subscriber %s failed on a change of game %s", name, game.id)
-

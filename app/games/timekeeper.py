@@ -10,7 +10,7 @@ import contextlib
 import logging
 
 from app.core.time import Clock, Handle, every
-from app.db.models import Game
+from app.db.models import GameRow
 from app.games import GameService
 
 log = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ class Timekeeper:
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
 
-    def schedule(self, game: Game) -> None:
+    def schedule(self, game: GameRow) -> None:
         """(Re)arm the game's timer for its next deadline, or drop it (after every committed
         change: a subscriber, app/games/subscribers.py)."""
         old = self._timers.pop(game.id, None)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from app.core.config import Settings
 from app.core.errors import ServiceError
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.enums import EndReason, GameStatus
 from app.domain.events import (
     DrawDeclined,
@@ -50,7 +50,7 @@ class Transitions(Endings):
 
     # ---- seats -----------------------------------------------------------------------------
     @staticmethod
-    def seat_creator(game: Game, _now: int) -> Events:
+    def seat_creator(game: GameRow, _now: int) -> Events:
         side = Side(game.creator_color)
         if side == Side.FIRST:
             game.first_id = game.creator_id
@@ -60,7 +60,7 @@ class Transitions(Endings):
 
     @staticmethod
     def take_seat(
-        game: Game,
+        game: GameRow,
         now: int,
         who: Identity,
         *,
@@ -112,7 +112,7 @@ class Transitions(Endings):
         return events
 
     @staticmethod
-    def cancel(game: Game, now: int, who: Identity) -> Events:
+    def cancel(game: GameRow, now: int, who: Identity) -> Events:
         if game.creator_id != who.id:
             raise ServiceError("game.not_creator", "only the creator can cancel a game", 403)
         if game.status != GameStatus.CREATED:
@@ -123,21 +123,21 @@ class Transitions(Endings):
 
     # ---- a seek lives while its creator has a page open (app/lobby/seeks.py) -----------
     @staticmethod
-    def seek_away(game: Game, now: int) -> Events:
+    def seek_away(game: GameRow, now: int) -> Events:
         if game.status != GameStatus.CREATED or not game.public or game.seek_away_ms is not None:
             return []
         game.seek_away_ms = now
         return [SeekHidden(game.id, game.ply)]
 
     @staticmethod
-    def seek_back(game: Game, _now: int) -> Events:
+    def seek_back(game: GameRow, _now: int) -> Events:
         if game.status != GameStatus.CREATED or game.seek_away_ms is None:
             return []
         game.seek_away_ms = None
         return [SeekShown(game.id, game.ply)]
 
     @staticmethod
-    def seek_abandoned(game: Game, now: int, grace_ms: int) -> Events:
+    def seek_abandoned(game: GameRow, now: int, grace_ms: int) -> Events:
         """Cancelled (as expired): hidden for the whole grace, its creator never back."""
         if game.status != GameStatus.CREATED or game.seek_away_ms is None:
             return []
@@ -146,13 +146,13 @@ class Transitions(Endings):
         return [finish(game, now, GameStatus.ABORTED, None, EndReason.EXPIRED)]
 
     @staticmethod
-    def expire_unjoined(game: Game, now: int) -> Events:
+    def expire_unjoined(game: GameRow, now: int) -> Events:
         if game.status != GameStatus.CREATED:
             return []  # someone joined meanwhile
         return [finish(game, now, GameStatus.ABORTED, None, EndReason.EXPIRED)]
 
     # ---- playing ---------------------------------------------------------------------------
-    def move(self, game: Game, now: int, who: Identity, text: str, ply: int | None) -> Events:
+    def move(self, game: GameRow, now: int, who: Identity, text: str, ply: int | None) -> Events:
         """The move pipeline's change. ``ply``: the number of moves the client has seen."""
         side = self.seat(game, who)
         expired = self.expire_if_due(game, now)
@@ -192,7 +192,7 @@ class Transitions(Endings):
         self.positions.put(game.id, game.moves, after)
         return events
 
-    def draw(self, game: Game, now: int, who: Identity, action: str) -> Events:
+    def draw(self, game: GameRow, now: int, who: Identity, action: str) -> Events:
         """offer (accepts a standing offer of the opponent), accept, or decline."""
         side = self.seat(game, who)
         expired = self.expire_if_due(game, now)
@@ -212,7 +212,7 @@ class Transitions(Endings):
         game.draw_offer = None
         return [DrawDeclined(game.id, game.ply, side)]
 
-    def takeback(self, game: Game, now: int, who: Identity, action: str) -> Events:
+    def takeback(self, game: GameRow, now: int, who: Identity, action: str) -> Events:
         """lichess's takebacks, in casual games. ``offer`` proposes (or accepts the
         opponent's proposal), ``accept`` accepts it, ``decline`` declines the opponent's
         proposal or withdraws one's own. Accepted, it takes back the proposer's last move and
@@ -246,7 +246,7 @@ class Transitions(Endings):
         game.takeback_offer = side
         return [TakebackOffered(game.id, game.ply, side)]
 
-    def _take_back(self, game: Game, now: int, proposer: Side) -> MovesTakenBack:
+    def _take_back(self, game: GameRow, now: int, proposer: Side) -> MovesTakenBack:
         """Take back the proposer's last move and every move after it.
 
         The clocks are not wound back (as lichess's, which only give back the running turn):

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.core.errors import ServiceError
-from app.db.models import Game
+from app.db.models import GameRow
 from app.games import queries
 from app.games.changes import Changes
 from app.games.transitions import Transitions
@@ -31,18 +31,18 @@ class Upkeep:
         self.transitions = transitions
         self.now = clock_ms
 
-    async def seek_away(self, game_id: str) -> Game:
+    async def seek_away(self, game_id: str) -> GameRow:
         return await self.changes.run(game_id, self.transitions.seek_away)
 
-    async def seek_back(self, game_id: str) -> Game:
+    async def seek_back(self, game_id: str) -> GameRow:
         return await self.changes.run(game_id, self.transitions.seek_back)
 
-    async def seek_abandoned(self, game_id: str, grace_ms: int) -> Game:
+    async def seek_abandoned(self, game_id: str, grace_ms: int) -> GameRow:
         return await self.changes.run(
             game_id, lambda g, now: self.transitions.seek_abandoned(g, now, grace_ms)
         )
 
-    async def expire(self, game_id: str) -> Game | None:
+    async def expire(self, game_id: str) -> GameRow | None:
         """The server's own time-out check (timers call it; safe to call any time)."""
         try:
             return await self.changes.run(game_id, self.transitions.expire_if_due)

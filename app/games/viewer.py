@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from app.botapi.streams import next_message, streaming, wait_message
 from app.db.engine import uncancelled
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.events import ChatPosted, SeatTaken
 from app.domain.players import Identity
 from app.games.endings import seat_of
@@ -60,13 +60,13 @@ class Viewer:
                 self.side = event.side
                 return
 
-    async def game(self) -> Game:
+    async def game(self) -> GameRow:
         return await uncancelled(self.services.games.reads.get(self.game_id))
 
 
 @contextlib.asynccontextmanager
 async def view(
-    services: Services, game: Game, who: Identity | None, side: Side | None
+    services: Services, game: GameRow, who: Identity | None, side: Side | None
 ) -> AsyncIterator[Viewer]:
     """A view of ``game`` (already read once: it exists) by ``who`` in ``side``; the first
     state is to be read through ``Viewer.game`` after entering (subscribed by then)."""
@@ -80,7 +80,7 @@ async def view(
 @contextlib.asynccontextmanager
 async def view_of(
     services: Services, game_id: str, who: Identity | None
-) -> AsyncIterator[tuple[Viewer, Game]]:
+) -> AsyncIterator[tuple[Viewer, GameRow]]:
     """A view of a game by ``who`` in their seat (a spectator without one), and the game as
     read once subscribed: its first state (one read of the game per view, not two).
     ``ServiceError`` (``game.not_found``) if there is no such game."""
@@ -92,7 +92,7 @@ async def view_of(
 
 
 @contextlib.asynccontextmanager
-async def _present(viewer: Viewer, game: Game) -> AsyncIterator[Viewer]:
+async def _present(viewer: Viewer, game: GameRow) -> AsyncIterator[Viewer]:
     """The view's player (or spectator) counted as present while it lasts."""
     services = viewer.services
     streaming(viewer.sub)  # ended by the server's shutdown (wait_message sets no timer)

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 from app.core.time import Clock, Handle
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.events import (
     GameCreated,
     GameEnded,
@@ -144,7 +144,7 @@ class LobbyFeed:
         self.refreshes = 0  # lists read (for tests and benches)
 
     # ---- the events of this instance -----------------------------------------------------
-    def changed(self, game: Game, events: Sequence[GameEvent]) -> None:
+    def changed(self, game: GameRow, events: Sequence[GameEvent]) -> None:
         """A subscriber of every committed change here (app/games/subscribers.py)."""
         if not game.public or not any(isinstance(e, LISTED) for e in events):
             return  # moves, offers and takebacks change neither list; private games are not in it

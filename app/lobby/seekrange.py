@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from app.core.errors import ServiceError
-from app.db.models import Game
+from app.db.models import GameRow
 from app.ratings.glicko2 import Rating
 
 RANGE = re.compile(r"^\s*(\d{1,4})\s*-\s*(\d{1,4})\s*$")
@@ -28,7 +28,7 @@ def parse(text: str | None) -> tuple[int, int] | None:
     return int(found[1]), int(found[2])
 
 
-def of(game: Game) -> tuple[int, int] | None:
+def of(game: GameRow) -> tuple[int, int] | None:
     """The game's range (None: anyone may join)."""
     if game.rating_min is None or game.rating_max is None:
         return None
@@ -45,12 +45,12 @@ def within(found: tuple[int, int] | None, rating: Rating | None) -> bool:
     return found is None or found[0] <= rounded(rating) <= found[1]
 
 
-def accepts(game: Game, rating: Rating | None) -> bool:
+def accepts(game: GameRow, rating: Rating | None) -> bool:
     """Whether the game's seek accepts a joiner of this rating."""
     return within(of(game), rating)
 
 
-def check(game: Game, rating: Rating | None) -> None:
+def check(game: GameRow, rating: Rating | None) -> None:
     """Refuse (403 ``seek.out_of_range``) a joiner whose rating is outside the range."""
     found = of(game)
     if found is None:

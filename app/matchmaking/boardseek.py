@@ -19,10 +19,11 @@ from app.matchmaking.pools import Pool, pool_of
 def seek_pool(terms: Terms) -> Pool | None:
     """The pool a board seek with these (checked) terms goes into: a pool's game and clock,
     its standard rules and start, a random colour; None: an ordinary lobby seek."""
-    if terms.days is not None or terms.fen is not None or terms.color != "random":
+    game, control = terms.game, terms.game.control
+    if control.days is not None or game.initial_fen is not None or terms.color != "random":
         return None
-    found = pool_of(terms.variant, terms.clock_ms, terms.increment * 1000)
-    if found is None or terms.rules != found.rules:
+    found = pool_of(game.variant, control.initial_ms, control.increment_ms)
+    if found is None or game.rules != found.rules:
         return None
     return found
 

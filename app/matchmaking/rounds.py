@@ -8,6 +8,7 @@ entries it changed) and inserts every game with one INSERT, started with both pl
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from app.domain.events import GameEvent
 from app.domain.players import Identity
 from app.games import GameService
 from app.games.newgames import started_game
+from app.games.terms import GameTerms
 from app.games.timecontrol import TimeControl
 from app.matchmaking.pairing import Seeker, pair
 from app.matchmaking.pools import Pool, all_pools, pools_by_id
@@ -202,8 +204,12 @@ class PairingRound:
         made: list[Made] = []
         for pool_id, found in pairs.items():
             pool = table[pool_id]
-            known, rules = ratings[pool.variant], pool.rules
-            control = TimeControl(pool.clock_ms, pool.increment_ms)
+            known = ratings[pool.variant]
+            # The pool's terms, once for all its games (rated when both players' searches are).
+            unrated = GameTerms(
+                pool.variant, pool.rules, TimeControl(pool.clock_ms, pool.increment_ms)
+            )
+            terms = {False: unrated, True: dataclasses.replace(unrated, rated=True)}
             for a, b in found:
                 first, second = (a, b) if secrets.randbelow(2) else (b, a)
                 players = (
@@ -216,10 +222,7 @@ class PairingRound:
                     players[0],
                     self.games.now(),
                     ratings={p.id: known[p.id] for p in players if p.id in known},
-                    variant=pool.variant,
-                    rules=rules,
-                    control=control,
-                    rated=a.rated and b.rated,
+                    terms=terms[a.rated and b.rated],
                 )
                 made.append(Made(game, events, (first.player_id, second.player_id),
                                  (a.entry_id, b.entry_id)))  # fmt: skip

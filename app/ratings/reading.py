@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
-from app.db.models import Game, Player, PlayerRating, RatingChange
+from app.db.models import GameRow, Player, PlayerRating, RatingChange
 from app.domain.enums import Side
 from app.ratings.glicko2 import PROVISIONAL_DEVIATION, Rating
 from app.ratings.service import Perf, as_of
@@ -85,7 +85,7 @@ async def read_at_start(
     return {player_id: as_of(row, now_ms).rating for player_id, row in rows}
 
 
-def seat_columns(game: Game, ratings: Mapping[str, Rating]) -> None:
+def seat_columns(game: GameRow, ratings: Mapping[str, Rating]) -> None:
     """Keep each seated account's rating (as of now: the game starts) in the game's row."""
     for side, player_id in ((Side.FIRST, game.first_id), (Side.SECOND, game.second_id)):
         found = ratings.get(player_id or "")
@@ -97,7 +97,7 @@ def seat_columns(game: Game, ratings: Mapping[str, Rating]) -> None:
             game.second_rating, game.second_provisional = value, provisional
 
 
-def seat_rating(game: Game, side: Side) -> tuple[int, bool] | None:
+def seat_rating(game: GameRow, side: Side) -> tuple[int, bool] | None:
     """A seat's rating at the game's start and whether it was provisional (None: none)."""
     if side == Side.FIRST:
         rating, provisional = game.first_rating, game.first_provisional
@@ -107,7 +107,7 @@ def seat_rating(game: Game, side: Side) -> tuple[int, bool] | None:
 
 
 async def game_changes(
-    sessions: async_sessionmaker[AsyncSession], games: Sequence[Game]
+    sessions: async_sessionmaker[AsyncSession], games: Sequence[GameRow]
 ) -> dict[str, dict[Side, Change]]:
     """What each of these games did to its players' ratings, by game id then side (a game
     absent: casual, not over, or its end not yet consumed)."""

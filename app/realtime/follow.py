@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.enums import Side
 from app.domain.events import GameEvent, GameStarted
 from app.games import clock
@@ -36,7 +36,7 @@ class GameStarts:
         self.hub = hub
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def changed(self, game: Game, events: Sequence[GameEvent]) -> None:
+    def changed(self, game: GameRow, events: Sequence[GameEvent]) -> None:
         for event in events:
             if not isinstance(event, GameStarted):
                 continue

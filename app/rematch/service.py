@@ -31,11 +31,12 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.challenges.service import ChallengeService
+from app.challenges.terms import Terms, columns
 from app.core.config import Settings
 from app.core.errors import ServiceError
 from app.core.time import Clock, every
 from app.db.gamerows import Stored, snapshot, to_game
-from app.db.models import Challenge, Game, Player
+from app.db.models import Challenge, Game, GameRow, Player
 from app.domain.enums import ChallengeStatus, RematchLapse, Side
 from app.domain.events import (
     GameEvent,
@@ -48,6 +49,7 @@ from app.domain.events import (
 from app.domain.players import Identity
 from app.games import GameService
 from app.games.pipeline import Change
+from app.games.terms import GameTerms
 from app.realtime.presence import Presence
 from app.rematch import transitions as rematching
 
@@ -136,7 +138,7 @@ class Rematches:
                 await self.challenges.get(new_id), "challenge", self.base_url
             )
 
-    async def accept(self, who: Identity, game_id: str) -> Game:
+    async def accept(self, who: Identity, game_id: str) -> GameRow:
         """Accept the opponent's offer: the new game, created with the answer."""
         for _attempt in range(3):
             async with self.games.changes.outside(game_id) as tell:
@@ -165,11 +167,11 @@ class Rematches:
         and then reads the challenge finds it ended."""
         reserved: list[str] = []
 
-        def run(game: Game, now: int) -> list[GameEvent]:
+        def run(game: GameRow, now: int) -> list[GameEvent]:
             reserved[:] = [game.rematch_id or ""]
             return change(game, now)
 
-        async def end_challenge(_game: Game, events: Sequence[GameEvent]) -> None:
+        async def end_challenge(_game: GameRow, events: Sequence[GameEvent]) -> None:
             self._watched.pop(game_id, None)
             declined = any(isinstance(e, RematchDeclined) for e in events)
             await self.challenges.settle_rematch(
@@ -182,7 +184,9 @@ class Rematches:
         await self.games.changes.run(game_id, run, before_telling=end_challenge)
 
     # ---- the new game --------------------------------------------------------------------
-    async def _create(self, game: Game, stored: Stored, events: Sequence[GameEvent]) -> Game | None:
+    async def _create(
+        self, game: GameRow, stored: Stored, events: Sequence[GameEvent]
+    ) -> GameRow | None:
         """Insert the rematch of ``game`` (read as ``stored``, whose accept made ``events``)
         in the transaction that writes the accept through the game rows (``save_in``); None
         (nothing written) if the row changed meanwhile."""
@@ -218,17 +222,9 @@ class Rematches:
                 first,
                 second,
                 creator,
-                variant=game.variant,
-                rules=dict(game.rules),
-                clock_ms=game.clock_initial_ms,
-                increment_ms=game.clock_increment_ms or 0,
+                GameTerms.of_game(game),
                 public=game.public,
-                initial_fen=game.initial_fen,
-                rated=bool(game.rated),
                 claim=claim,
-                byoyomi_ms=game.clock_byoyomi_ms,
-                periods=game.clock_periods,
-                days=game.days,
             )
         finally:
             # Written or not, the cached row is no longer the stored one: the next change of
@@ -247,7 +243,7 @@ class Rematches:
                     return candidate
 
     async def _challenge(
-        self, game: Game, new_id: str, maker_id: str, opponent_id: str, maker_new: Side
+        self, game: GameRow, new_id: str, maker_id: str, opponent_id: str, maker_new: Side
     ) -> bool:
         """The offer as a challenge to an opponent who is an account (False: anonymous, no
         challenge). Written before the offer, so that an answer to the offer finds it."""
@@ -256,32 +252,21 @@ class Rematches:
         if opponent is None or opponent.username is None:
             return False
         now = self.games.now()
-        initial = game.clock_initial_ms
-        increment = None if initial is None else (game.clock_increment_ms or 0) // 1000
-        byoyomi = None if game.clock_byoyomi_ms is None else game.clock_byoyomi_ms // 1000
+        terms = Terms(GameTerms.of_game(game), COLOR[maker_new])
         async with self.games.sessions() as session, session.begin():
             session.add(
                 Challenge(
                     id=new_id,
                     challenger_id=maker_id,
                     dest_id=opponent_id,
-                    variant=game.variant,
-                    rules=dict(game.rules),
-                    clock_limit=None if initial is None else initial // 1000,
-                    clock_increment=increment,
-                    clock_byoyomi=byoyomi,
-                    clock_periods=game.clock_periods,
-                    days=game.days,
-                    color=COLOR[maker_new],
+                    **columns(terms),
                     final_color=None,
-                    rated=bool(game.rated),
                     status=ChallengeStatus.CREATED,
                     decline_reason=None,
                     open_white_id=None,
                     open_black_id=None,
                     created_ms=now,
                     updated_ms=now,
-                    initial_fen=game.initial_fen,
                     rematch_of=game.id,
                 )
             )
@@ -297,7 +282,7 @@ class Rematches:
             )
 
     # ---- lapses ------------------------------------------------------------------------
-    def heard(self, game: Game, events: Sequence[GameEvent]) -> None:
+    def heard(self, game: GameRow, events: Sequence[GameEvent]) -> None:
         """A listener of every committed change here: a started game lapses its players'
         offers; an offer made or ended elsewhere is watched or forgotten."""
         for event in events:

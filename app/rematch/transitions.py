@@ -10,7 +10,7 @@ reserved with the offer; once accepted the offer is gone and the id stays.
 from __future__ import annotations
 
 from app.core.errors import ServiceError
-from app.db.models import Game
+from app.db.models import GameRow
 from app.domain.enums import ENDED, RematchLapse, Side
 from app.domain.events import (
     GameEvent,
@@ -25,7 +25,7 @@ from app.games.endings import seat_of
 Events = list[GameEvent]
 
 
-def rematch_seat(game: Game, who: Identity) -> Side:
+def rematch_seat(game: GameRow, who: Identity) -> Side:
     """The asker's seat in a finished game that has not been rematched yet."""
     side = seat_of(game, who.id)
     if side is None:
@@ -45,11 +45,11 @@ def rematch_seat(game: Game, who: Identity) -> Side:
     return side
 
 
-def accepted(game: Game) -> bool:
+def accepted(game: GameRow) -> bool:
     return game.rematch_offer is None and game.rematch_id is not None
 
 
-def offer(game: Game, _now: int, who: Identity, new_id: str) -> Events:
+def offer(game: GameRow, _now: int, who: Identity, new_id: str) -> Events:
     """Offer a rematch whose game will be ``new_id``. The opponent's standing offer is not
     changed here (the service accepts it instead); offering again changes nothing."""
     side = rematch_seat(game, who)
@@ -60,7 +60,7 @@ def offer(game: Game, _now: int, who: Identity, new_id: str) -> Events:
     return [RematchOffered(game.id, game.ply, side, new_id)]
 
 
-def decline(game: Game, _now: int, who: Identity) -> Events:
+def decline(game: GameRow, _now: int, who: Identity) -> Events:
     """Decline the opponent's offer, or withdraw one's own."""
     side = rematch_seat(game, who)
     if game.rematch_offer is None:
@@ -73,7 +73,7 @@ def decline(game: Game, _now: int, who: Identity) -> Events:
     return [RematchDeclined(game.id, game.ply, side)]
 
 
-def accept(game: Game, _now: int, who: Identity) -> Events:
+def accept(game: GameRow, _now: int, who: Identity) -> Events:
     """Accept the opponent's offer: the new game (``rematch_id``) is created with this change."""
     side = rematch_seat(game, who)
     if game.rematch_offer != side.other or game.rematch_id is None:
@@ -82,7 +82,7 @@ def accept(game: Game, _now: int, who: Identity) -> Events:
     return [RematchAccepted(game.id, game.ply, side, game.rematch_id)]
 
 
-def lapse(game: Game, _now: int, maker: Side, reason: RematchLapse) -> Events:
+def lapse(game: GameRow, _now: int, maker: Side, reason: RematchLapse) -> Events:
     """The offer of ``maker`` lapses (its maker left, a player started another game); nothing
     if it no longer stands."""
     if game.rematch_offer != maker:

@@ -96,4 +96,3 @@ def test_running_stops_in_reverse_order_and_passes_the_failure_on():
 
 async def _record(calls: list[str], name: str) -> None:
     calls.append(name)
-

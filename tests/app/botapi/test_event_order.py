@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.games import Identity
+from app.games.terms import GameTerms
 from app.realtime.messages import PlayerLine
 from tests.app.accounts_and_streams import Account, services_of
 
@@ -57,10 +58,7 @@ async def _started_and_aborted(services: Any, one: Identity, two: Identity) -> N
             one,
             two,
             one,
-            variant="dobutsu",
-            rules={},
-            clock_ms=None,
-            increment_ms=0,
+            GameTerms("dobutsu"),
         )
         await services.games.play.abort(two, game.id)
         await asyncio.sleep(0)  # the lines' tasks take their first step

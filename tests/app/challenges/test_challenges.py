@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from app.botapi.eventlines import ChallengeEvent, ChallengeOut, ChallengesOut, GameEvent
 from app.core.errors import ServiceError
 from app.games import Identity
+from app.games.terms import GameTerms
 from tests.app.accounts_and_streams import Account, Lines, assert_error, challenge, check
 from tests.app.conftest import Player
 
@@ -291,10 +292,7 @@ def test_an_accept_whose_game_cannot_be_written_leaves_the_challenge_waiting(cli
             who,
             Identity(alice.id, "alice"),
             who,
-            variant="jungle",
-            rules={},
-            clock_ms=None,
-            increment_ms=0,
+            GameTerms("jungle"),
         )
         try:
             await services.challenges.accept(who, created["id"])

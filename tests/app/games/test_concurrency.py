@@ -13,6 +13,7 @@ from app.core.errors import ServiceError
 from app.core.time import ManualClock
 from app.db.engine import make_engine, make_sessionmaker
 from app.games import GameService, Identity, NewGame
+from app.games.terms import GameTerms
 from app.realtime.hub import LocalHub
 from tests.app.conftest import SECRET
 
@@ -41,7 +42,7 @@ async def _service(url: str, tmp_path: Path) -> tuple[GameService, object]:
 
 
 async def _started(service: GameService) -> str:
-    game = await service.setup.create(ALICE, NewGame("dobutsu", {}, None, 0, "first", True))
+    game = await service.setup.create(ALICE, NewGame(GameTerms("dobutsu"), "first", True))
     await service.setup.join(BOB, game_id=game.id)
     return game.id
 

@@ -22,6 +22,7 @@ from app.core.time import ManualClock
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.models import Challenge, Game, Player
 from app.games import GameService, Identity
+from app.games.terms import GameTerms
 from app.realtime.hub import LocalHub
 from tests.app.conftest import SECRET
 from tests.app.conftest import Player as Browser
@@ -236,10 +237,7 @@ async def test_the_database_refuses_a_game_with_one_player_in_both_seats(
                 ALICE,
                 ALICE,
                 ALICE,
-                variant="dobutsu",
-                rules={},
-                clock_ms=None,
-                increment_ms=0,
+                GameTerms("dobutsu"),
             )
         assert (refused.value.code, refused.value.status) == ("game.same_player", 409)
         async with sessions() as session:

@@ -35,6 +35,7 @@ from app.db.gamerows import (
 )
 from app.domain.durable import OutboxItem
 from app.games import GameService, Identity, NewGame, game_channel
+from app.games.terms import GameTerms
 from app.realtime.hub import LocalHub
 from app.realtime.messages import GameUpdate
 from tests.app.conftest import SECRET
@@ -93,7 +94,7 @@ async def instances(database_url: str, tmp_path: Path) -> AsyncIterator[Instance
 
 
 async def started(service: GameService) -> str:
-    game = await service.setup.create(ALICE, NewGame("dobutsu", {}, None, 0, "first", True))
+    game = await service.setup.create(ALICE, NewGame(GameTerms("dobutsu"), "first", True))
     await service.setup.join(BOB, game_id=game.id)
     return game.id
 
@@ -143,7 +144,7 @@ async def test_a_no_op_from_a_stale_copy_is_checked_against_the_database(
     instances: Instances,
 ):
     a, b = instances.make(), instances.make()
-    created = await a.setup.create(ALICE, NewGame("dobutsu", {}, None, 0, "random", True))
+    created = await a.setup.create(ALICE, NewGame(GameTerms("dobutsu"), "random", True))
     await b.setup.join(BOB, game_id=created.id)  # a's copy: still waiting for a second player
     # Already in the game per the stored row: nothing to do, no error, nothing written.
     game = await a.setup.join(BOB, game_id=created.id)
@@ -223,7 +224,7 @@ async def test_no_lock_outlives_the_changes(instances: Instances):
 async def test_live_games_are_read_without_the_orm(instances: Instances):
     service = instances.make()
     game_id = await started(service)
-    waiting = await service.setup.create(ALICE, NewGame("yote", {}, None, 0, "first", True))
+    waiting = await service.setup.create(ALICE, NewGame(GameTerms("yote"), "first", True))
     live = await service.reads.live_games()
     assert [g.id for g in live] == [game_id]
     assert waiting.id not in {g.id for g in live}

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from app.db.models import Game
 from app.domain.events import GameEnded, GameEvent
 from app.games import Identity, game_channel
+from app.games.terms import GameTerms
 from app.realtime.hub import Subscription
 from app.realtime.messages import GameUpdate, RatingsChanged
 from tests.app.accounts_and_streams import MATE, Account, services_of
@@ -43,11 +44,7 @@ def _rated_game(client: TestClient, first: Account, second: Account) -> str:
             one,
             two,
             one,
-            variant="dobutsu",
-            rules={},
-            clock_ms=None,
-            increment_ms=0,
-            rated=True,
+            GameTerms("dobutsu", rated=True),
         )
     )
     return str(game.id)

@@ -108,7 +108,7 @@ def test_the_board_seek_pairs_only_within_both_ranges(
     alice, bob = rated
     services = services_of(client)
     assert client.portal is not None
-    terms = Terms("jungle", {}, None, 0, None, "random", False).checked()
+    terms = Terms.asked("jungle", {}, None, 0, None, "random", False)
     seeker = Identity(bob.id, bob.username)
 
     def pair(wanted: tuple[int, int] | None) -> Any:
@@ -130,7 +130,7 @@ def test_a_board_seek_left_waiting_keeps_its_range(
     alice, _ = rated
     services = services_of(client)
     assert client.portal is not None
-    terms = Terms("jungle", {}, None, 0, None, "random", False).checked()
+    terms = Terms.asked("jungle", {}, None, 0, None, "random", False)
     game = client.portal.call(
         seeks.seek, services.challenges, Identity(alice.id, alice.username), terms, (1550, 1650)
     )

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.core.errors import ServiceError
 from app.games import Identity
+from app.games.terms import GameTerms
 from app.ratings import glicko2
 from app.ratings.service import DAY_MS, as_of, changes_of_game, perfs
 from tests.app.accounts_and_streams import MATE, Account, services_of
@@ -28,11 +29,7 @@ def started(client: TestClient, first: Any, second: Any, *, rated: bool = True) 
             one,
             two,
             one,
-            variant="dobutsu",
-            rules={},
-            clock_ms=None,
-            increment_ms=0,
-            rated=rated,
+            GameTerms("dobutsu", rated=rated),
         )
     )
     return str(game.id)
