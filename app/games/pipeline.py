@@ -1,10 +1,10 @@
 """The move pipeline's storage half (docs/decisions/move-pipeline.md): load the game (the
 row this process last read or wrote, else the database's) -> run the change -> persist with one
 conditional UPDATE that commits by itself and matches no row if the stored game is no longer
-the one read (rows.py: then reload and run the change again). A duplicate or late submission
-can never apply twice: it finds the ply moved on and is refused. The change's durable events
-(a game ended) are written to the outbox by that same write, so they exist if and only if
-the change committed (app/outbox/consumer.py consumes them).
+the one read (app/db/gamerows/: then reload and run the change again). A duplicate or late
+submission can never apply twice: it finds the ply moved on and is refused. The change's
+durable events (a game ended) are written to the outbox by that same write, so they exist
+if and only if the change committed (app/outbox/consumer.py consumes them).
 
 Changes of one game in this process run one at a time (a lock per game), so the events of
 one game are told in the order they were committed.

@@ -1,7 +1,7 @@
 """Consuming the outbox: each durable event (a game ended) acted on exactly once.
 
 The pipeline writes an event's outbox row with the change that made it, in the same
-statement or transaction (rows.py), so the row exists if and only if the change committed.
+statement or transaction (app/db/gamerows/), so the row exists if and only if the change committed.
 Consuming a row is ONE transaction: a conditional UPDATE marks it consumed only if it was not
 (``… WHERE game_id = ? AND seq = ? AND consumed_ms IS NULL``), and only if that matched does
 every consumer act (per-player counts now; ratings next), its writes committing with the mark
