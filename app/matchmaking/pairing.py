@@ -3,10 +3,13 @@
 As lichess's pools do, a pair is allowed when the two ratings are close enough, and "close
 enough" widens with the time both have waited: a newcomer is first offered the nearest
 opponents, and anyone who waits long enough is paired with whoever is there. A rating range
-a player set is a hard limit (both ranges must hold the other's rating). Accounts pair with
-rated searches (accounts) with rated searches, and casual ones (anonymous players, and
-accounts that asked for a casual game) with casual ones: a rated game needs two accounts, and
-nobody who asked for one gets a casual game (docs/decisions/quick-pairing.md).
+a player set is a hard limit (both ranges must hold the other's rating). Rated searches
+(accounts) pair with rated searches, and casual ones (anonymous players, and accounts that
+asked for a casual game) with casual ones, first; a rated search still unpaired once it has
+waited ``CASUAL_AFTER_MS`` is paired with a casual search left over, for a casual game (a
+rated game needs two accounts), whatever the two ratings (a casual game changes none, and an
+anonymous player has none): nobody waits for a player the server would never pair them with
+(docs/decisions/quick-pairing.md).
 
 Ratings are one-dimensional, so the best partners of a player are its neighbours in rating
 order: a round looks at the few nearest neighbours of each player (O(n log n)) and takes the
@@ -23,6 +26,7 @@ GAP_PER_SECOND = 10.0  # how fast it widens while both wait
 MAX_GAP = 500.0  # never wider than this (beyond, anyone waiting long enough is paired)
 WAITED_ENOUGH_MS = 60_000  # both waited a minute: any difference is allowed
 NEIGHBOURS = 3  # how many next players in rating order each player is compared with
+CASUAL_AFTER_MS = 5_000  # a rated search waits this long for a rated opponent, then any
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +57,17 @@ def _accepts(seeker: Seeker, rating: float) -> bool:
 
 def score(a: Seeker, b: Seeker, now_ms: int) -> float | None:
     """How good a pair is (lower is better), or None if it is not allowed now."""
-    if a.player_id == b.player_id or a.rated != b.rated:
+    if a.player_id == b.player_id:
         return None
     if not (_accepts(a, b.rating) and _accepts(b, a.rating)):
         return None
+    if a.rated != b.rated:
+        # A casual game for a rated search that waited long enough: the nearest ratings
+        # first, but no rating window (the casual side's rating may be a placeholder).
+        searcher = a if a.rated else b
+        if now_ms - searcher.joined_ms < CASUAL_AFTER_MS:
+            return None
+        return abs(a.rating - b.rating) - (now_ms - min(a.joined_ms, b.joined_ms)) / 1000
     difference = abs(a.rating - b.rating)
     # The one who waited less decides: a newcomer is not thrown to a far opponent at once.
     waited = min(now_ms - a.joined_ms, now_ms - b.joined_ms)
@@ -73,7 +84,39 @@ def pair(seekers: Iterable[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:
     casual: list[Seeker] = []
     for seeker in seekers:
         (rated if seeker.rated else casual).append(seeker)
-    return _pair_one_kind(rated, now_ms) + _pair_one_kind(casual, now_ms)
+    pairs = _pair_one_kind(rated, now_ms) + _pair_one_kind(casual, now_ms)
+    return pairs + _pair_across(rated, casual, pairs, now_ms)
+
+
+def _pair_across(
+    rated: list[Seeker],
+    casual: list[Seeker],
+    pairs: list[tuple[Seeker, Seeker]],
+    now_ms: int,
+) -> list[tuple[Seeker, Seeker]]:
+    """Rated searches left unpaired past ``CASUAL_AFTER_MS`` with casual ones left unpaired,
+    longest waiters first. Few are left over (each kind paired among itself first), so each
+    rated one looks through the casual ones left."""
+    taken = {s.player_id for ab in pairs for s in ab}
+    by_wait = sorted(
+        (s for s in rated if s.player_id not in taken and now_ms - s.joined_ms >= CASUAL_AFTER_MS),
+        key=lambda s: s.joined_ms,
+    )
+    if not by_wait:
+        return []
+    left = sorted((s for s in casual if s.player_id not in taken), key=lambda s: s.joined_ms)
+    across: list[tuple[Seeker, Seeker]] = []
+    for searcher in by_wait:
+        if searcher.player_id in taken:
+            continue
+        for other in left:
+            if other.player_id in taken or score(searcher, other, now_ms) is None:
+                continue
+            taken.update((searcher.player_id, other.player_id))
+            first_in = searcher.joined_ms <= other.joined_ms
+            across.append((searcher, other) if first_in else (other, searcher))
+            break
+    return across
 
 
 def _pair_one_kind(seekers: list[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:

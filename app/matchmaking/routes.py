@@ -19,7 +19,10 @@ class PoolOut(BaseModel):
     name: str = Field(description="the game's name")
     minutes: int = Field(description="minutes per side")
     increment: int = Field(description="seconds added per move")
-    waiting: int = Field(description="players waiting in it now")
+    waiting: int = Field(
+        description="players waiting in it now: anyone can be paired with any of them "
+        "(a rated search with a casual one after a few seconds)"
+    )
 
 
 @router.get("/pools", response_model=list[PoolOut])

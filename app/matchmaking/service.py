@@ -138,7 +138,8 @@ class PoolService:
             await session.execute(delete(PoolEntry).where(PoolEntry.id == entry_id))
 
     async def counts(self) -> dict[str, int]:
-        """Players waiting per pool (every pool listed)."""
+        """Players waiting per pool (every pool listed): everyone, as any two searches can be
+        paired (pairing.py), so the count is the same for every visitor."""
         cutoff = self.clock.now_ms() - self.expire_ms
         query = (
             select(PoolEntry.pool, func.count())

@@ -1,10 +1,12 @@
 """Quick pairing in real browsers: two people (two contexts, two identities) click the same
 pool tile on the lobby page; the tile says it is searching, the pool's next round pairs
-them, and both pages land in the same started game, seated against each other."""
+them, and both pages land in the same started game, seated against each other; a tile's
+count of players waiting follows within a few seconds."""
 
 from __future__ import annotations
 
 import re
+import time
 
 from .helpers import page_state
 
@@ -32,3 +34,21 @@ def test_two_players_click_the_same_pool_tile_and_land_in_the_same_game(new_cont
     states = [page_state(page) for page in pages]
     assert {state["status"] for state in states} == {"started"}
     assert {state["seat"] for state in states} == {"first", "second"}  # one seat each
+
+
+def test_a_tiles_waiting_count_follows_within_a_few_seconds(new_context):
+    pool = "wali-5+3"
+    watcher, seeker = (new_context().new_page() for _ in range(2))
+    # The watcher's timers run only when the test says (its clock paused from the start).
+    start = time.time()
+    watcher.clock.install(time=start)
+    watcher.clock.pause_at(start + 1)
+    for page in (watcher, seeker):
+        page.goto("/")
+        page.locator("#connection.open").wait_for()
+    tile = watcher.locator(f'[data-pool="{pool}"] .pool-waiting')
+    tile.filter(has_text=re.compile(r"^0 ")).wait_for()
+    seeker.locator(f'[data-pool="{pool}"]').click()
+    seeker.locator(".pool-timer").filter(has_text=re.compile(r"^0:\d\d$")).wait_for()
+    watcher.clock.run_for(5_000)  # the poll's interval: the page reads the counts again
+    tile.filter(has_text=re.compile(r"^1 ")).wait_for()

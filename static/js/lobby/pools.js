@@ -9,7 +9,10 @@ import { errorText, t } from "../i18n/i18n.js";
 import { goToGame } from "../site/site.js";
 import { minutesText, variantName } from "../lib/variant.js";
 
-const COUNTS_MS = 15_000; // the players waiting per pool, read again this often
+// The players waiting per pool (everyone in it: anyone can meet anyone, a rated search
+// meeting a casual one after a few seconds), read again this often: a count a few seconds
+// old is one a click can still find.
+const COUNTS_MS = 5_000;
 
 function elapsed(ms) {
   const seconds = Math.max(0, Math.floor(ms / 1000));

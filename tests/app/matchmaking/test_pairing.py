@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from app.matchmaking.pairing import (
+    CASUAL_AFTER_MS,
     MAX_GAP,
     START_GAP,
     WAITED_ENOUGH_MS,
@@ -69,16 +70,43 @@ def test_a_rating_range_is_a_hard_limit() -> None:
     assert pair([picky, other], NOW) == []
 
 
-def test_rated_and_casual_searches_are_never_paired_together() -> None:
+def test_rated_searches_pair_together_and_casual_ones_together_first() -> None:
     pairs = pair(
         [
             seeker(1, 1500, waited_s=90),
             seeker(2, 1500, waited_s=90, rated=False),
             seeker(3, 1500, waited_s=90, rated=False),
+            seeker(4, 1500, waited_s=90),
         ],
         NOW,
     )
-    assert ids(pairs) == {frozenset({"e2", "e3"})}
+    assert ids(pairs) == {frozenset({"e1", "e4"}), frozenset({"e2", "e3"})}
+
+
+def test_a_rated_search_alone_meets_a_casual_one_after_the_wait() -> None:
+    account = seeker(1, 2200)  # far from the casual side's 1500: no rating window applies
+    guest = seeker(2, 1500, waited_s=60, rated=False)
+    assert pair([account, guest], NOW) == []
+    assert pair([account, guest], NOW + CASUAL_AFTER_MS - 1) == []
+    ((first, second),) = pair([account, guest], NOW + CASUAL_AFTER_MS)
+    assert (first.entry_id, second.entry_id) == ("e2", "e1")  # the guest waited longer
+
+
+def test_a_rated_opponent_in_the_window_comes_before_a_casual_game() -> None:
+    later = NOW + CASUAL_AFTER_MS
+    account = seeker(1, 1500)
+    rival = Seeker("e3", "p3", 1520, later, True)  # arrives just as the wait is over
+    guest = seeker(2, 1500, rated=False)
+    assert ids(pair([account, guest, rival], later)) == {frozenset({"e1", "e3"})}
+
+
+def test_the_wait_is_the_rated_searchs_and_ranges_still_hold() -> None:
+    fresh = seeker(1, 1500)
+    guest = seeker(2, 1500, waited_s=90, rated=False)
+    assert pair([fresh, guest], NOW) == []  # the guest's long wait does not count
+    picky = seeker(3, 1800, waited_s=90, rating_range=(1700, 1900))
+    assert pair([picky, guest], NOW) == []
+    assert len(pair([picky, guest, seeker(4, 1750, rated=False)], NOW)) == 1
 
 
 def test_nobody_plays_themselves_and_no_player_is_paired_twice() -> None:

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from app.core.errors import ServiceError
 from app.core.time import ManualClock
 from app.db.models import Game, PlayerRating, PoolEntry
+from app.matchmaking.pairing import CASUAL_AFTER_MS
 from app.matchmaking.pools import all_pools, pools_by_id
 from tests.app.accounts_and_streams import Account, Lines, assert_error, services_of
 from tests.app.conftest import Player, receive, send, settle, started_game
@@ -264,18 +265,27 @@ def test_a_seeks_rating_range_is_honoured(fast: TestClient, clock: ManualClock):
             assert games(fast) == []
 
 
-def test_rated_searches_and_casual_ones_are_not_paired(
-    fast: TestClient, clock: ManualClock, client: TestClient
+def test_a_rated_search_meets_a_guest_in_a_casual_game_after_the_wait(
+    fast: TestClient, clock: ManualClock
 ):
     alice = Account(fast, "alice")
+    set_rating(fast, alice, "jungle", 2100.0)  # far from a guest's place: no window applies
     visitor = Player(fast, "visitor")
     with alice.stream("/api/board/seek", method="POST", json=seek_body(rated=True)) as a:
-        Lines(a).raw()
+        waiting_a = Lines(a)
+        assert waiting_a.raw() == ""
         with lobby(visitor) as v:
             send(v, type="pool", pool="jungle-3+2")
             receive(v, "pooling")
-            clock.advance(90_000)
-            assert games(fast) == []
+            assert waiting(fast)["jungle-3+2"] == 2  # both can meet: both are counted
+            clock.advance(CASUAL_AFTER_MS - 1000)
+            assert games(fast) == []  # alice still waits for a rated opponent
+            clock.advance(1000)
+            (game,) = games(fast)
+            assert receive(v, "paired")["game"] == game.id
+        assert waiting_a.rest()[0]["id"] == game.id
+    assert not game.rated
+    assert {game.first_id, game.second_id} == {alice.id, visitor.who.id}
 
 
 def test_a_seek_off_the_pools_is_a_lobby_seek_rated_or_not(fast: TestClient):
