@@ -14,13 +14,13 @@ from fastapi import APIRouter, Depends, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts.schemas import PerfOut, PlayerOut
-from app.accounts.service import MAX_DESCRIPTION, RESERVED_PREFIX, SCOPES
+from app.accounts.service import ANONYMOUS_ID, MAX_DESCRIPTION, RESERVED_PREFIX, SCOPES
 from app.core.errors import ServiceError
 from app.db.models import ApiToken, Player
 from app.http.auth import Caller, account_caller, caller, client_ip, require_account, resolve
 from app.http.bodies import form_or_json, read_body
 from app.http.deps import ServicesDep
-from app.http.identity import Identities
+from app.http.identity import COOKIE, Identities
 from app.http.schemas import ErrorOut
 from app.http.visitor import set_identity_cookie
 from app.ratings.reading import perfs_json
@@ -107,6 +107,18 @@ def set_identity(response: Response, services: ServicesDep, value: str) -> None:
     set_identity_cookie(response, value, secure=services.settings.cookie_secure)
 
 
+def registering_guest(request: Request, identities: Identities) -> str | None:
+    """The guest player id of a browser registering: its identity cookie is an anonymous
+    player's and it sends no token. None for a program, a first visit or a logged-in browser
+    (whose account keeps what it has: a second account takes nothing from it)."""
+    if "authorization" in request.headers:
+        return None
+    who = identities.read(request.cookies.get(COOKIE))
+    if who is None or not ANONYMOUS_ID.fullmatch(who.id):
+        return None
+    return who.id
+
+
 def browser_only(who: Caller) -> None:
     """Managing tokens is for the account's owner in a browser, not for a token."""
     if who.token_id is not None:
@@ -124,8 +136,11 @@ def browser_only(who: Caller) -> None:
     responses=ERRORS,
     openapi_extra=form_or_json(Credentials),
 )
-async def register(request: Request, services: ServicesDep) -> AccountOut:
-    """Create an account. It does not log this browser in: ``POST /api/account/login`` does."""
+async def register(request: Request, response: Response, services: ServicesDep) -> AccountOut:
+    """Create an account. From a browser playing as a guest (its identity cookie, no token),
+    the guest's games, open challenges, chat lines and counts become the account's, and the
+    browser is logged in to it: the guest's seats are its seats. Otherwise nothing is logged
+    in: ``POST /api/account/login`` does that."""
     services.accounts.limits.register.hit(f"register:{client_ip(request)}")
     body = await read_body(request, Credentials)
     if body.username.lower().startswith(RESERVED_PREFIX):
@@ -134,7 +149,16 @@ async def register(request: Request, services: ServicesDep) -> AccountOut:
             f"names beginning with {RESERVED_PREFIX} are the server's own",
             409,
         )
-    player = await services.accounts.register(body.username, body.password)
+    guest = registering_guest(request, services.identities)
+    player, moved = await services.accounts.register_claiming(body.username, body.password, guest)
+    # Committed: the move pipeline's cached rows of those games still name the guest.
+    for game_id in moved:
+        services.games.pipeline.cache.drop(game_id)
+    if guest is not None:
+        assert player.username is not None
+        set_identity(
+            response, services, services.identities.account_cookie(player.id, player.username)
+        )
     return account_out(player)
 
 

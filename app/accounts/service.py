@@ -19,6 +19,7 @@ from sqlalchemy import Exists, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.accounts.claim import claim_guest
 from app.core.errors import ServiceError
 from app.core.time import Clock
 from app.db.models import ApiToken, Game, Player
@@ -154,6 +155,14 @@ class AccountService:
     # ---- accounts ------------------------------------------------------------------------
     async def register(self, username: str, password: str) -> Player:
         """A new account with its own player row, whose id is the lower-cased username."""
+        return (await self.register_claiming(username, password, None))[0]
+
+    async def register_claiming(
+        self, username: str, password: str, guest_id: str | None
+    ) -> tuple[Player, list[str]]:
+        """``register``; ``guest_id``, the anonymous player registering (a browser's cookie),
+        has its games and other rows become the account's in the same transaction
+        (app/accounts/claim.py). The account, and the ids of the games that moved."""
         check_username(username)
         check_password(username, password)
         if await self.by_username(username) is not None:
@@ -166,12 +175,16 @@ class AccountService:
             username_key=username_key(username),
             password_hash=await self._hash(password),
         )
+        moved: list[str] = []
         try:
             async with self.sessions() as session, session.begin():
                 session.add(player)
+                if guest_id is not None:
+                    await session.flush()  # the account's row, before rows name it
+                    moved = await claim_guest(session, guest_id, player.id)
         except IntegrityError:
             raise self._taken(username) from None  # registered meanwhile by another request
-        return player
+        return player, moved
 
     @staticmethod
     def _taken(username: str) -> ServiceError:

@@ -215,12 +215,18 @@ def test_register_takes_a_form_too(web: TestClient):
     assert [a.username for a in accounts(web)] == ["bot_1"]
 
 
-def test_register_does_not_log_the_browser_in(web: TestClient):
+def test_register_logs_a_guest_browser_in_but_not_a_program(web: TestClient):
+    response = call(
+        web, "POST", "/api/account/register", json={"username": "bot_1", "password": PASSWORD}
+    )
+    assert response.status_code == 201
+    given = Identities(SECRET).read(response.cookies[COOKIE])  # a first visit's
+    assert given is not None and given.id != "bot_1"
     browser = Browser(web)
-    anonymous = browser.me()
+    browser.me()  # a guest now
     response = browser.post("/api/account/register", {"username": "alice", "password": PASSWORD})
     assert response.status_code == 201
-    assert browser.me() == anonymous
+    assert browser.me() == {"id": "alice", "name": "alice", "username": "alice"}
 
 
 @pytest.mark.parametrize(
