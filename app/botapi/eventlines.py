@@ -74,6 +74,10 @@ class ChallengeUserOut(Strict):
     id: str
     name: str
     title: str | None
+    rating: int | None = Field(
+        default=None, description="an account's rating in the challenge's game, as of now"
+    )
+    provisional: bool | None = Field(default=None, description="true while provisional")
 
 
 class SeatsOut(Strict):

@@ -12,6 +12,7 @@ from app.db.models import Challenge, GameRow
 from app.domain.enums import ChallengeStatus
 from app.games import initial_text
 from app.games.timecontrol import speed_of
+from app.ratings.glicko2 import Rating
 
 # lichess's decline reasons and their sentences.
 DECLINE_REASONS = {
@@ -80,10 +81,17 @@ def game_json(game: GameRow, side: str, source: str) -> dict[str, Any]:
     }
 
 
-def user_json(info: PlayerInfo | None) -> dict[str, Any] | None:
+def user_json(info: PlayerInfo | None, rating: Rating | None = None) -> dict[str, Any] | None:
+    """A player of a challenge; with ``rating`` (theirs in the challenge's game), as lichess:
+    ``rating`` rounded and ``"provisional": true`` only while provisional."""
     if info is None:
         return None
-    return {"id": info.id, "name": info.name, "title": info.title}
+    data: dict[str, Any] = {"id": info.id, "name": info.name, "title": info.title}
+    if rating is not None:
+        data["rating"] = round(rating.rating)
+        if rating.provisional:
+            data["provisional"] = True
+    return data
 
 
 def challenge_json(
@@ -91,16 +99,23 @@ def challenge_json(
     players: Mapping[str, PlayerInfo],
     base_url: str,
     direction: str | None = None,
+    ratings: Mapping[str, Rating] | None = None,
 ) -> dict[str, Any]:
     """A challenge as lichess shows it (``GET /api/challenge/{id}``, the event stream):
-    ``players``: the accounts it names, ``direction``: "in" or "out" for a list."""
+    ``players``: the accounts it names, ``direction``: "in" or "out" for a list,
+    ``ratings``: the challenger's and destination's ratings in its game, by player id."""
+    ratings = ratings or {}
     url = f"{base_url}/challenge/{challenge.id}"
     data: dict[str, Any] = {
         "id": challenge.id,
         "url": url,
         "status": challenge.status,
-        "challenger": user_json(players.get(challenge.challenger_id)),
-        "destUser": user_json(players.get(challenge.dest_id or "")),
+        "challenger": user_json(
+            players.get(challenge.challenger_id), ratings.get(challenge.challenger_id)
+        ),
+        "destUser": user_json(
+            players.get(challenge.dest_id or ""), ratings.get(challenge.dest_id or "")
+        ),
         "variant": variant_json(challenge.variant),
         "rated": challenge.rated,
         "speed": speed_of(

@@ -30,6 +30,7 @@ from app.core.time import Clock
 from app.db.models import Challenge, Game, GameRow, Player
 from app.domain.enums import ChallengeStatus
 from app.games import GameService, Identity
+from app.ratings.reading import at_start
 from app.realtime.hub import LocalHub
 from app.realtime.messages import PlayerLine, player_channel
 
@@ -115,7 +116,14 @@ class ChallengeService:
                 challenge.open_black_id,
             ),
         )
-        return challenge_json(challenge, players, base_url, direction)
+        # Each side's rating in the challenge's game as of now (lichess-bot filters on it).
+        ratings = await at_start(
+            self.sessions,
+            challenge.variant,
+            (challenge.challenger_id, challenge.dest_id),
+            self.games.now(),
+        )
+        return challenge_json(challenge, players, base_url, direction, ratings)
 
     # ---- creating ------------------------------------------------------------------------
     async def _new_id(self) -> str:

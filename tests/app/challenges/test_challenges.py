@@ -55,8 +55,9 @@ def test_a_challenge_is_created_and_shown_as_lichess_shows_one(alice, robot):
     )
     check(ChallengeOut, created)
     assert created["status"] == "created"
-    assert created["challenger"] == {"id": alice.id, "name": "alice", "title": None}
-    assert created["destUser"] == {"id": robot.id, "name": "robot", "title": "BOT"}
+    new = {"rating": 1500, "provisional": True}  # neither has played rated
+    assert created["challenger"] == {"id": alice.id, "name": "alice", "title": None, **new}
+    assert created["destUser"] == {"id": robot.id, "name": "robot", "title": "BOT", **new}
     assert created["variant"] == {"key": "dobutsu", "name": "Dōbutsu shōgi"}
     assert created["timeControl"] == {"type": "clock", "limit": 180, "increment": 2, "show": "3+2"}
     assert created["speed"] == "blitz"
