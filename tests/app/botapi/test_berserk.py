@@ -2,7 +2,7 @@
 a real Kodama server process. Two BOT accounts play a whole game of each of the
 five games; board accounts seek, take an open challenge, play the built-in opponents through
 ``challenges.create_ai``; every berserk method of docs/api.md's "Client compatibility" table
-is called here; and docs/bots.md's ten-line bot plays a game to its end.
+is called here (docs/bots.md's own bot: test_berserk_docs_bot.py).
 
 berserk is synchronous: each account reads its event stream in a thread of its own (as a bot
 does), and a game's two streams are read in turn, one ``gameState`` per move on each."""
@@ -10,16 +10,11 @@ does), and a game's two streams are read in turn, one ``gameState`` per move on 
 from __future__ import annotations
 
 import itertools
-import os
 import queue
 import random
-import re
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import berserk
@@ -27,7 +22,7 @@ import httpx
 import pytest
 
 import engine
-from tests.server import ROOT, Server, account_token, running
+from tests.server import Server, account_token, running
 
 BOT_SCOPES = "bot:play,challenge:read,challenge:write"
 BOARD_SCOPES = "board:play,challenge:read,challenge:write"
@@ -399,50 +394,3 @@ def test_the_account_and_the_bots_online(players):
             break
         assert time.monotonic() < deadline, online
         time.sleep(0.1)
-
-
-# ---- docs/bots.md's bot in ten lines ------------------------------------------------------------
-def ten_line_bot() -> str:
-    """The Python block under docs/bots.md's "A Python bot in ten lines" heading, as is."""
-    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
-    section = text.split("## A Python bot in ten lines", 1)[1]
-    found = re.search(r"```python\n(.*?)```", section, re.S)
-    assert found is not None, "no python block in the section"
-    return found.group(1)
-
-
-def test_the_ten_line_bot_of_the_docs_plays_a_game_to_its_end(server, players, tmp_path: Path):
-    code = ten_line_bot()
-    assert len([line for line in code.splitlines() if line.strip()]) <= 12
-    bot = Player(server, "tenline", bot=True, events=False)
-    script = tmp_path / "ten_line_bot.py"
-    script.write_text(code, encoding="utf-8")
-    env = {**os.environ, "KODAMA_TOKEN": bot.token, "KODAMA_URL": server.base}
-    with (tmp_path / "bot.log").open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, str(script)], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT
-        )
-    try:
-        # alpha challenges the snippet's bot, which accepts and plays its random moves to the
-        # end of the game; alpha plays through berserk too.
-        alpha = players["alpha"]
-        created = alpha.client.challenges.create("tenline", rated=False, variant="dobutsu")
-        game_id = created["id"]
-        alpha.event("gameStart", game_id)
-        stream = alpha.client.bots.stream_game_state(game_id)
-        full = lines(stream, "gameFull")
-        color = "white" if full["white"]["id"] == alpha.id else "black"
-        state = full["state"]
-        rng = random.Random(10)
-        rules = engine.get_game("dobutsu")
-        while state["status"] == "started":
-            if state["turn"] == color:
-                alpha.client.bots.make_move(
-                    game_id, choose(rules, state["fen"], state["legalMoves"], rng)
-                )
-            state = lines(stream, "gameState")
-        assert export(server, game_id)["status"] not in ("started", "created")
-        assert process.poll() is None, (tmp_path / "bot.log").read_text()
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
