@@ -10,35 +10,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.botapi.eventlines import ChallengeOut
-from app.db.models import PlayerRating
-from tests.app.accounts_and_streams import Account, Lines, challenge, check, services_of
+from tests.app.accounts_and_streams import Account, Lines, challenge, check
+from tests.app.matchmaking.test_pools import set_rating
 
 
 @pytest.fixture
 def fast(make_client: Any) -> TestClient:
     client: TestClient = make_client(keepalive_seconds=0.1)
     return client
-
-
-def set_rating(client: TestClient, account: Account, variant: str, rating: float) -> None:
-    """An established rating (RD 60: not provisional) as of now."""
-
-    async def write() -> None:
-        services = services_of(client)
-        async with services.games.sessions() as session, session.begin():
-            session.add(
-                PlayerRating(
-                    player_id=account.id,
-                    variant=variant,
-                    rating=rating,
-                    deviation=60.0,
-                    volatility=0.06,
-                    games=30,
-                    rated_ms=services.games.now(),
-                )
-            )
-
-    client.portal.call(write)  # type: ignore[union-attr]
 
 
 def test_a_challenge_carries_both_players_ratings_in_its_game(fast):
