@@ -35,18 +35,19 @@ class Hooks(Generic[F]):
     """Named subscriptions of one kind, called in the order they were added."""
 
     def __init__(self) -> None:
-        self._named: dict[str, F] = {}
+        # Made once per registration, read on every change: a change copies nothing.
+        self._named: tuple[tuple[str, F], ...] = ()
 
     def add(self, name: str, call: F) -> None:
-        if name in self._named:
+        if name in self.names():
             raise ValueError(f"a subscriber named {name!r} is there already")
-        self._named[name] = call
+        self._named = (*self._named, (name, call))
 
     def __iter__(self) -> Iterator[tuple[str, F]]:
-        return iter(tuple(self._named.items()))
+        return iter(self._named)
 
     def names(self) -> list[str]:
-        return list(self._named)
+        return [name for name, _call in self._named]
 
 
 class Subscribers:

@@ -98,11 +98,9 @@ def test_stopping_closes_the_process_standard_input() -> None:
     async def main() -> int | None:
         bots = FakeBots(None, "http://x", ManualClock(), command=[sys.executable, "-c", child])  # type: ignore[arg-type]
         await bots.start()
-        deadline = time.monotonic() + 30
-        while bots.process is None:
-            assert time.monotonic() < deadline
-            await asyncio.sleep(0.05)
+        await _until_async(lambda: bots.process is not None, "the child started")
         process = bots.process
+        assert process is not None
         await asyncio.sleep(0.2)
         assert process.returncode is None  # still running: it waits for its input to close
         await bots.stop()
