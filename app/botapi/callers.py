@@ -18,8 +18,10 @@ def subject(who: Caller) -> str:
     return f"token:{who.token_id}" if who.token_id else f"player:{who.identity.id}"
 
 
-def limit(services: Services, kind: str, who: Caller, request: Request) -> None:
-    services.limits.hit(kind, subject(who), client_ip(request))
+def limit(
+    services: Services, kind: str, who: Caller, request: Request, game_id: str | None = None
+) -> None:
+    services.limits.hit(kind, subject(who), client_ip(request), game_id)
 
 
 async def bot_player(who: Annotated[Caller, Depends(BotCaller)]) -> Caller:

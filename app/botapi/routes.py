@@ -97,7 +97,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
         offeringDraw: Annotated[bool, Query(description="offer a draw with the move")] = False,
     ) -> DoneOut:
         """The move in our canonical text (docs/notation.md), one of ``legalMoves``."""
-        limit(services, "move", who, request)
+        limit(services, "move", who, request, game_id)
         game = await services.games.play.move(who.identity, game_id, move)
         if offeringDraw and game.status == GameStatus.STARTED:
             await services.games.play.draw(who.identity, game_id, "offer")
@@ -108,7 +108,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
     )
     async def abort(game_id: str, who: Who, services: ServicesDep, request: Request) -> DoneOut:
         """Allowed until both players have moved."""
-        limit(services, "move", who, request)
+        limit(services, "move", who, request, game_id)
         await services.games.play.abort(who.identity, game_id)
         return DoneOut()
 
@@ -116,7 +116,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
         "/game/{game_id}/resign", response_model=DoneOut, responses=ACTION_ERRORS, summary="Resign"
     )
     async def resign(game_id: str, who: Who, services: ServicesDep, request: Request) -> DoneOut:
-        limit(services, "move", who, request)
+        limit(services, "move", who, request, game_id)
         await services.games.play.resign(who.identity, game_id)
         return DoneOut()
 
@@ -131,7 +131,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
     ) -> DoneOut:
         """``yes``: offer a draw, or accept the opponent's offer; ``no``: decline it."""
         action = offer_or_decline("draw", accept)
-        limit(services, "move", who, request)
+        limit(services, "move", who, request, game_id)
         await services.games.play.draw(who.identity, game_id, action)
         return DoneOut()
 
@@ -150,7 +150,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
             proposal; ``no``: decline it, or withdraw your own. Accepted, the proposer's last
             move and any move after it are taken back: the proposer is to move again."""
             action = offer_or_decline("takeback", accept)
-            limit(services, "move", who, request)
+            limit(services, "move", who, request, game_id)
             await services.games.play.takeback(who.identity, game_id, action)
             return DoneOut()
 
@@ -164,7 +164,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
         game_id: str, who: Who, services: ServicesDep, request: Request
     ) -> DoneOut:
         """Once the opponent has been gone for the grace period (see ``opponentGone``)."""
-        limit(services, "move", who, request)
+        limit(services, "move", who, request, game_id)
         await services.games.play.claim(who.identity, game_id, "victory")
         return DoneOut()
 
@@ -177,7 +177,7 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
     async def claim_draw(
         game_id: str, who: Who, services: ServicesDep, request: Request
     ) -> DoneOut:
-        limit(services, "move", who, request)
+        limit(services, "move", who, request, game_id)
         await services.games.play.claim(who.identity, game_id, "draw")
         return DoneOut()
 

@@ -188,7 +188,7 @@ async def _read(
         # error reply, reads the game): actions from the bucket of the HTTP API's moves.
         bucket = BUCKETS.get(kind, "socket") if who is not None else "socket"
         try:
-            services.limits.hit(bucket, subject, address)
+            services.limits.hit(bucket, subject, address, game_id)
         except ServiceError as exc:
             # The ply known here, not read: a flood of refusals costs no database work.
             known = services.presence.ply.get(game_id)

@@ -2,6 +2,10 @@
 larger one per IP address, for each kind of request (moves and game actions, challenges,
 streams, chat, the browser's game creations/joins/cancels, other game-socket messages).
 
+The ``move`` kind counts per caller *and game*: a bot playing twenty games at once moves as
+often as its twenty opponents, which is normal play, while flooding one game is what the limit
+stops. The address's bucket still counts every game of every caller behind it.
+
 A refusal is 429 ``{"code": "ratelimit", "ratelimit": {"key": <kind>, "seconds": <wait>}}``:
 the key names the kind of request, never the token or the address.
 """
@@ -17,6 +21,7 @@ from app.core.errors import ServiceError
 from app.limits.ratelimit import RateLimiter
 
 KINDS = ("move", "challenge", "stream", "chat", "game", "socket")
+PER_GAME = frozenset({"move"})  # kinds whose caller bucket is one per game
 
 
 @dataclass(frozen=True)
@@ -37,11 +42,13 @@ class ApiLimits:
                 ip=RateLimiter(rate * factor, max(1, math.ceil(burst * factor)), clock),
             )
 
-    def hit(self, kind: str, subject: str, ip: str) -> None:
-        """Count one request of ``kind`` by ``subject`` (a token id or player id) from ``ip``."""
+    def hit(self, kind: str, subject: str, ip: str, game_id: str | None = None) -> None:
+        """Count one request of ``kind`` by ``subject`` (a token id or player id) from ``ip``;
+        ``game_id``: the game it acts on, for the kinds counted per game."""
         pair = self._pairs[kind]
+        caller_key = f"{subject}:{game_id}" if kind in PER_GAME and game_id else subject
         # The address first: a refusal there takes nothing from the caller's own budget.
-        for limiter, key, whose in ((pair.ip, ip, "address"), (pair.caller, subject, "caller")):
+        for limiter, key, whose in ((pair.ip, ip, "address"), (pair.caller, caller_key, "caller")):
             try:
                 limiter.hit(f"{kind}:{key}")
             except ServiceError as exc:

@@ -580,6 +580,36 @@ def test_moves_are_rate_limited(make_client):
     assert export(client, game_id)["ply"] == 4  # the refused move was not played
 
 
+def test_the_move_limit_counts_per_game_so_a_bot_plays_many_games_at_once(make_client):
+    client = make_client(ratelimit_move_burst=2, ratelimit_move_per_s=0.01)
+    alice, robot = accounts(client)
+    games = [start(alice, robot) for _ in range(3)]
+    for game_id in games:  # two moves each: six from one token, none refused
+        for ply in range(4):
+            move(
+                alice if ply % 2 == 0 else robot,
+                "board" if ply % 2 == 0 else "bot",
+                game_id,
+                MATE[ply],
+            )
+    # A third action in one game is over that game's budget.
+    body = assert_error(alice.post(f"/api/board/game/{games[0]}/move/{MATE[4]}"), 429, "ratelimit")
+    assert body["ratelimit"] == {"key": "move", "seconds": 100}
+    assert export(client, games[0])["ply"] == 4
+
+
+def test_the_address_bucket_counts_the_moves_of_every_game(make_client):
+    client = make_client(ratelimit_move_burst=2, ratelimit_move_per_s=0.01, ratelimit_ip_factor=2)
+    alice, robot = accounts(client)
+    games = [start(alice, robot) for _ in range(2)]
+    for game_id in games:  # the address's four: two moves by each player in two games
+        move(alice, "board", game_id, MATE[0])
+        move(robot, "bot", game_id, MATE[1])
+    third = start(alice, robot)
+    assert_error(alice.post(f"/api/board/game/{third}/move/{MATE[0]}"), 429, "ratelimit")
+    assert export(client, third)["ply"] == 0
+
+
 def test_streams_are_rate_limited(make_client):
     client = make_client(ratelimit_stream_burst=2, ratelimit_stream_per_s=0.01, **FAST)
     alice, robot = accounts(client)
