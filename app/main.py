@@ -116,6 +116,8 @@ async def wire(settings: Settings, clock: Clock, identities: Identities, running
         pools=matchmaking_wiring.wire(settings, clock, db, games.service, realtime),
         rematches=rematch_wiring.wire(settings, clock, games.service, challenges, realtime),
     )
+    # the lobby's sockets hear quick pairing's waiting counts as they change
+    services.pools.count_listeners.append(lobby.feed.pools_changed)
     builtin = builtin_wiring.wire(settings, clock, db, accounts)
     return Wired(services, outbox, ratings.announcer, builtin)
 

@@ -142,6 +142,7 @@ class LobbyFeed:
         self._queued = False  # without an interval: a read started and not yet begun
         self._publishing: set[asyncio.Task[None]] = set()
         self.refreshes = 0  # lists read (for tests and benches)
+        self._pools: str | None = None  # quick pairing's last counts, as sent
 
     # ---- the events of this instance -----------------------------------------------------
     def changed(self, game: GameRow, events: Sequence[GameEvent]) -> None:
@@ -153,6 +154,13 @@ class LobbyFeed:
         )
         self._publishing.add(task)
         task.add_done_callback(self._publishing.discard)
+
+    def pools_changed(self, waiting: dict[str, int]) -> None:
+        """Quick pairing's waiting counts changed (app/matchmaking): every lobby socket here
+        hears them at once, and a socket that opens later gets them after the lists."""
+        self._pools = _text({"type": "pools", "waiting": waiting})
+        for watcher in tuple(self.watchers):
+            watcher.push(self._pools)
 
     # ---- every instance's changes --------------------------------------------------------
     async def start(self) -> None:
@@ -248,6 +256,8 @@ class LobbyFeed:
         watcher = LobbyWatcher(self, send)
         self.watchers.add(watcher)
         watcher.push(self.full_text())
+        if self._pools is not None:
+            watcher.push(self._pools)
         try:
             yield watcher
         finally:

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -71,6 +71,10 @@ class PoolService:
             sessions, games, clock, is_postgres=is_postgres, expire_ms=self.expire_ms
         )
         self._tasks: list[asyncio.Task[None]] = []
+        # Told the waiting counts whenever they differ from the last ones read (every round
+        # period): the lobby pushes them to its sockets.
+        self.count_listeners: list[Callable[[dict[str, int]], None]] = []
+        self.last_counts: dict[str, int] | None = None
 
     # ---- entries -------------------------------------------------------------------------
     async def join(
@@ -150,6 +154,16 @@ class PoolService:
             found = {pool: int(n) for pool, n in (await session.execute(query)).all()}
         return {pool.id: found.get(pool.id, 0) for pool in all_pools()}
 
+    async def watch_counts(self) -> None:
+        """Read the counts; tell the listeners if they changed. Every instance reads them
+        from the shared table, so each one's lobby shows every instance's searches."""
+        counts = await self.counts()
+        before, self.last_counts = self.last_counts, counts
+        if before is None or counts == before:
+            return  # (before the first change, pages have what GET /api/pools said)
+        for listener in self.count_listeners:
+            listener(counts)
+
     async def beat(self) -> None:
         """Renew the entries held here; delete those nobody renewed (their instance died)."""
         now = self.clock.now_ms()
@@ -187,6 +201,15 @@ class PoolService:
             ),
             loop.create_task(
                 every(self.clock, self.beat_seconds, self.beat, log, "the pools' heartbeat failed")
+            ),
+            loop.create_task(
+                every(
+                    self.clock,
+                    self.round_seconds,
+                    self.watch_counts,
+                    log,
+                    "could not read the pools' counts",
+                )
             ),
         ]
 

@@ -9,11 +9,6 @@ import { errorText, t } from "../i18n/i18n.js";
 import { goToGame } from "../site/site.js";
 import { minutesText, variantName } from "../lib/variant.js";
 
-// The players waiting per pool (everyone in it: anyone can meet anyone, a rated search
-// meeting a casual one after a few seconds), read again this often: a count a few seconds
-// old is one a click can still find.
-const COUNTS_MS = 5_000;
-
 function elapsed(ms) {
   const seconds = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
@@ -26,6 +21,7 @@ export class PoolGrid {
     this.send = send;
     this.variants = variants;
     this.pools = [];
+    this.waiting = {}; // pool id -> players waiting, the socket's newest counts
     this.searching = null; // the pool id asked for
     this.since = 0; // when the server said it was searching (the page's clock)
     this.error = "";
@@ -44,17 +40,14 @@ export class PoolGrid {
     }
     this.el.hidden = false;
     this.render();
-    setInterval(() => this.refreshCounts(), COUNTS_MS);
   }
 
-  async refreshCounts() {
-    if (document.visibilityState !== "visible") return;
-    try {
-      this.pools = await request("/api/pools");
-      this.render();
-    } catch {
-      /* the next refresh tries again */
-    }
+  // The players waiting per pool (everyone in it: anyone can meet anyone, a rated search
+  // meeting a casual one after a few seconds), as the lobby socket tells them: at once
+  // when they change.
+  // (kept apart from the list, which may still be loading when the first counts arrive)
+  counted(waiting) {
+    this.waiting = waiting;
   }
 
   toggle(poolId) {
@@ -73,7 +66,9 @@ export class PoolGrid {
 
   // A lobby socket message: true if it was quick pairing's.
   handle(data) {
-    if (data.type === "pooling" && data.pool === this.searching) {
+    if (data.type === "pools") {
+      this.counted(data.waiting);
+    } else if (data.type === "pooling" && data.pool === this.searching) {
       this.since = Date.now();
       clearInterval(this.ticker);
       this.ticker = setInterval(() => this.renderTimer(), 1000);
@@ -136,7 +131,7 @@ export class PoolGrid {
           ? html`<span class="pool-state">${t("pools.searching")}
               <span class="pool-timer">${this.since ? elapsed(Date.now() - this.since) : ""}</span>
               <span class="pool-cancel">${t("pools.cancel")}</span></span>`
-          : html`<span class="pool-waiting">${t("pools.waiting", { n: pool.waiting })}</span>`}
+          : html`<span class="pool-waiting">${t("pools.waiting", { n: this.waiting[pool.id] ?? pool.waiting })}</span>`}
       </button>`;
     });
     render(this.el.querySelector(".pool-grid"), html`${tiles}`);

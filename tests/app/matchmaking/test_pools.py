@@ -115,6 +115,28 @@ def test_closing_the_socket_or_unpool_leaves_the_pool(
     assert entries(client) == []
 
 
+def test_the_lobby_socket_hears_the_waiting_counts_as_they_change(
+    client: TestClient, clock: ManualClock, alice: Player, bob: Player
+):
+    with lobby(bob) as watcher:
+        receive(watcher, "lobby")
+        clock.advance(1000)  # the first read of the counts: nothing has changed yet
+        with lobby(alice) as a:
+            send(a, type="pool", pool=POOL)
+            receive(a, "pooling")
+            clock.advance(1000)  # the next read of the counts, within a second
+            told = receive(watcher, "pools")["waiting"]
+            assert told == {**waiting(client), POOL: 1}  # every pool
+            assert sum(told.values()) == 1
+            # a page opened now gets the last counts right after the lists
+            with lobby(alice) as late:
+                receive(late, "lobby")
+                assert receive(late, "pools")["waiting"][POOL] == 1
+        settle(client)  # alice's page closed: her search has left the pool
+        clock.advance(1000)
+        assert receive(watcher, "pools")["waiting"][POOL] == 0
+
+
 def test_one_pool_at_a_time(client: TestClient, clock: ManualClock, alice: Player, bob: Player):
     with lobby(alice) as first_tab, lobby(alice) as second_tab, lobby(bob) as b:
         send(first_tab, type="pool", pool=POOL)
