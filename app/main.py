@@ -118,7 +118,7 @@ async def wire(settings: Settings, clock: Clock, identities: Identities, running
     )
     # the lobby's sockets hear quick pairing's waiting counts as they change
     services.pools.count_listeners.append(lobby.feed.pools_changed)
-    builtin = builtin_wiring.wire(settings, clock, db, accounts)
+    builtin = builtin_wiring.wire(settings, clock, db, accounts, games.service, realtime.presence)
     return Wired(services, outbox, ratings.announcer, builtin)
 
 

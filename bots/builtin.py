@@ -5,7 +5,10 @@ never on the command line (where any user of the machine could read them)::
 
     KODAMA_BUILTIN_TOKENS='{"kodama-easy": "kdm_…", …}' python -m bots.builtin --server URL
 
-Each account's level is its username's suffix (``kodama-medium`` plays ``medium``).
+Each account's level is its username's suffix (``kodama-medium`` plays ``medium``); how many
+games each plays at once is ``KODAMA_BUILTIN_MAX_GAMES`` (``{"kodama-easy": 36, …}``, from the
+server's app/builtin/seats.py SEATS), else ``DEFAULT_SEATS``. They accept rated challenges too: they
+are accounts, so a bot's author can get a rating against them.
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from .runner import Runner, Settings
 log = logging.getLogger("bots.builtin")
 
 TOKENS_VARIABLE = "KODAMA_BUILTIN_TOKENS"
+GAMES_VARIABLE = "KODAMA_BUILTIN_MAX_GAMES"
 PREFIX = "kodama-"
-# Games at once per level: searching costs CPU, random play almost none.
-MAX_GAMES = {"random": 16, "easy": 8, "medium": 4, "hard": 2}
+# Games at once of a level the server did not give a figure for.
+DEFAULT_SEATS = 4
 
 
 def level_of(username: str) -> str:
@@ -40,11 +44,12 @@ def level_of(username: str) -> str:
     return level
 
 
-def runner(server: str, username: str, token: str) -> Runner:
+def runner(server: str, username: str, token: str, seats: int = DEFAULT_SEATS) -> Runner:
     level = LEVELS[level_of(username)]
     settings = Settings(
         time_budget_s=level.time_budget_s,
-        max_games=MAX_GAMES.get(level.name, 4),
+        max_games=seats,
+        rated=True,
         greeting=f"Hello! I am {username}, a built-in computer opponent ({level.name}:"
         f" {level.description}). Have a good game!",
     )
@@ -85,8 +90,14 @@ def parent_gone(loop: asyncio.AbstractEventLoop, done: asyncio.Event) -> None:
     threading.Thread(target=watch, name="stdin-watch", daemon=True).start()
 
 
-async def run_all(server: str, tokens: dict[str, str], watch_stdin: bool) -> None:
-    bots = [runner(server, name, token) for name, token in tokens.items()]
+async def run_all(
+    server: str, tokens: dict[str, str], watch_stdin: bool, seats: dict[str, int] | None = None
+) -> None:
+    seats = seats or {}
+    bots = [
+        runner(server, name, token, seats.get(name, DEFAULT_SEATS))
+        for name, token in tokens.items()
+    ]
     tasks = [asyncio.create_task(keep_running(bot)) for bot in bots]
     done = asyncio.Event()
     if watch_stdin:
@@ -124,9 +135,24 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    try:
+        seats = json.loads(os.environ.get(GAMES_VARIABLE) or "{}")
+    except ValueError:
+        seats = None
+    if not isinstance(seats, dict) or not all(isinstance(n, int) and n > 0 for n in seats.values()):
+        print(
+            f"{GAMES_VARIABLE} must hold a JSON object {{username: games at once}}",
+            file=sys.stderr,
+        )
+        return 2
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(
-            run_all(args.server, {str(k): str(v) for k, v in tokens.items()}, args.watch_stdin)
+            run_all(
+                args.server,
+                {str(k): str(v) for k, v in tokens.items()},
+                args.watch_stdin,
+                {str(k): v for k, v in seats.items()},
+            )
         )
     return 0
 

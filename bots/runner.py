@@ -45,8 +45,11 @@ class Settings:
 
     time_budget_s: float = 0.5  # per move, when the clock allows it
     games: tuple[str, ...] = field(default_factory=evaluation.playable)
-    max_games: int = 4  # games at once; more challenges are declined ("later")
+    # Games at once whose opponent is connected; more challenges are declined ("later"). A
+    # game whose opponent is gone (``opponentGone``) costs no search and holds no seat.
+    max_games: int = 4
     accept_challenges: bool = True
+    rated: bool = False  # accept rated challenges too (else declined: "casual")
     greeting: str | None = None  # said in the players' chat when a game starts
 
 
@@ -75,6 +78,7 @@ class Runner:
         self.settings = settings or Settings()
         self.me: dict[str, Any] = {}
         self.games: dict[str, asyncio.Task[None]] = {}
+        self.away: set[str] = set()  # the games whose opponent is gone (opponentGone)
 
     @property
     def name(self) -> str:
@@ -136,6 +140,7 @@ class Runner:
     def _forget(self, game_id: str, done: asyncio.Task[None]) -> None:
         if self.games.get(game_id) is done:  # not a newer task of the same game
             del self.games[game_id]
+            self.away.discard(game_id)
 
     # ---- challenges ----------------------------------------------------------------------
     def decline_reason(self, challenge: Mapping[str, Any]) -> str | None:
@@ -149,11 +154,15 @@ class Runner:
             engine.get_game(variant, **(challenge.get("rules") or {}))
         except engine.EngineError:
             return "variant"
-        if challenge.get("rated"):
+        if challenge.get("rated") and not self.settings.rated:
             return "casual"
-        if sum(not t.done() for t in self.games.values()) >= self.settings.max_games:
+        if self.seats_taken() >= self.settings.max_games:
             return "later"
         return None
+
+    def seats_taken(self) -> int:
+        """The games in progress whose opponent is connected."""
+        return sum(not t.done() and i not in self.away for i, t in self.games.items())
 
     async def on_challenge(self, challenge: Mapping[str, Any]) -> None:
         challenge_id = str(challenge.get("id") or "")
@@ -187,8 +196,16 @@ class Runner:
                         state = data.get("state") or {}
                     elif kind == "gameState":
                         state = data
+                    elif kind == "opponentGone":
+                        # Waiting for a player who left costs no search: no seat meanwhile
+                        # (claimWinInSeconds says when claim-victory may end the game).
+                        if data.get("gone"):
+                            self.away.add(game_id)
+                        else:
+                            self.away.discard(game_id)
+                        continue
                     else:
-                        continue  # chatLine, opponentGone
+                        continue  # chatLine
                     if await self.on_state(run, player, state):
                         break
         except ApiError as exc:

@@ -8,7 +8,9 @@ If it dies it is restarted with backoff; on shutdown its standard input is close
 to exit, which also fires if the server is killed) and it is terminated if it lingers.
 
 However many instances share the database, one runs the bots: the one holding the lease
-(app/realtime/lease.py, a PostgreSQL advisory lock); the others wait to take over.
+(app/realtime/lease.py, a PostgreSQL advisory lock); the others wait to take over. The holder
+also ends the games whose opponent left (app/builtin/seats.py), and tells the child how many
+games each level plays at once (``GAMES_VARIABLE``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import sys
 from collections.abc import Sequence
 
 from app.accounts.service import BOT, AccountService
+from app.builtin.seats import PREFIX, SEATS, SWEEP_S, Seats
 from app.core.errors import ServiceError
 from app.core.time import Clock
 from app.realtime.lease import Lease, SoleHolder
@@ -31,7 +34,6 @@ log = logging.getLogger(__name__)
 
 # The levels of bots/players.py LEVELS (a test checks they agree); usernames are PREFIX+level.
 LEVELS = ("random", "easy", "medium", "hard")
-PREFIX = "kodama-"
 
 # lichess's AI levels 1-8 onto the built-in opponents (LEVELS), two levels each, weakest
 # first (POST /api/challenge/ai).
@@ -48,6 +50,8 @@ AI_LEVELS = {
 
 # The variable bots/builtin.py reads its tokens from: {username: token}, as JSON.
 TOKENS_VARIABLE = "KODAMA_BUILTIN_TOKENS"
+# And the games at once of each: {username: games}, as JSON (app/builtin/seats.py SEATS).
+GAMES_VARIABLE = "KODAMA_BUILTIN_MAX_GAMES"
 SCOPES = ("bot:play", "challenge:read", "challenge:write")
 TOKEN_DESCRIPTION = "built-in opponent (a new token at each server start)"
 BACKOFF_START_S = 1.0
@@ -83,8 +87,10 @@ class BuiltinBots:
         levels: Sequence[str] = LEVELS,
         command: Sequence[str] | None = None,
         lease: Lease | None = None,
+        seats: Seats | None = None,
     ) -> None:
         self.accounts = accounts
+        self.seats = seats  # None: nobody ends the games whose opponent left
         self.clock = clock
         self.lease: Lease = lease or SoleHolder()
         self.holding = False  # this instance holds the lease (and runs the bots)
@@ -120,16 +126,28 @@ class BuiltinBots:
             loop = asyncio.get_running_loop()
             supervising = loop.create_task(self._supervise())
             losing = loop.create_task(self.lease.lost())
+            sweeping = loop.create_task(self._sweep_leavers())
             try:
                 await asyncio.wait((supervising, losing), return_when=asyncio.FIRST_COMPLETED)
             finally:
-                for task in (supervising, losing):
+                for task in (supervising, losing, sweeping):
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
                 self.holding = False
                 await self._end_process()
             log.warning("lost the built-in bots' lease: waiting to hold it again")
+
+    async def _sweep_leavers(self) -> None:
+        """End the games whose opponent left, every SWEEP_S on the server's clock."""
+        if self.seats is None:
+            return
+        while True:
+            await self.clock.sleep(SWEEP_S)
+            try:
+                await self.seats.sweep()
+            except Exception:  # the database away for a moment: the next sweep tries again
+                log.exception("the sweep of the built-in bots' abandoned games failed")
 
     # ---- the accounts --------------------------------------------------------------------
     async def ensure_accounts(self) -> dict[str, str]:
@@ -184,7 +202,12 @@ class BuiltinBots:
             await self.clock.sleep(wait)
 
     async def _run_once(self, tokens: dict[str, str]) -> None:
-        env = {**os.environ, TOKENS_VARIABLE: json.dumps(tokens)}
+        seats = SEATS if self.seats is None else self.seats.seats
+        env = {
+            **os.environ,
+            TOKENS_VARIABLE: json.dumps(tokens),
+            GAMES_VARIABLE: json.dumps({PREFIX + level: n for level, n in seats.items()}),
+        }
         self.process = await asyncio.create_subprocess_exec(
             *self.command, "--watch-stdin", stdin=asyncio.subprocess.PIPE, env=env
         )

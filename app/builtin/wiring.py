@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 from app.accounts.service import AccountService
+from app.builtin.seats import Seats
 from app.builtin.service import BuiltinBots, local_url
 from app.core.config import Settings
 from app.core.time import Clock
 from app.db.wiring import Database
+from app.games.service import GameService
 from app.realtime.hub import asyncpg_dsn
 from app.realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease, Lease, SoleHolder
+from app.realtime.presence import Presence
 
 
 def wire(
-    settings: Settings, clock: Clock, db: Database, accounts: AccountService
+    settings: Settings,
+    clock: Clock,
+    db: Database,
+    accounts: AccountService,
+    games: GameService,
+    presence: Presence,
 ) -> BuiltinBots | None:
     """None unless the settings ask for them (``python -m app serve`` does)."""
     if not settings.builtin_bots:
@@ -26,4 +34,7 @@ def wire(
         if db.is_postgres
         else SoleHolder()
     )
-    return BuiltinBots(accounts, local_url(settings.host, settings.port), clock, lease=lease)
+    seats = Seats(db.sessions, games, presence, settings.builtin_seats)
+    return BuiltinBots(
+        accounts, local_url(settings.host, settings.port), clock, lease=lease, seats=seats
+    )

@@ -23,7 +23,8 @@ from app.botapi.bodies import (
 from app.botapi.callers import limit
 from app.botapi.eventlines import ChallengeOut, ChallengesOut, GameJsonOut
 from app.botapi.models import DoneOut
-from app.builtin.service import AI_LEVELS, PREFIX
+from app.builtin.seats import PREFIX
+from app.builtin.service import AI_LEVELS
 from app.challenges.lichess import game_json
 from app.challenges.terms import Terms
 from app.challenges.waiting import answer_of, kept_alive

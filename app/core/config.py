@@ -129,6 +129,9 @@ class Settings(BaseSettings):
     # One instance per database runs them (a PostgreSQL advisory lock); the others try to
     # take over this often, and the holder checks its lock's connection as often.
     builtin_lease_retry_seconds: float = 5.0
+    # Games at once per level whose opponent is connected, over app/builtin/seats.py SEATS:
+    # JSON by level, e.g. KODAMA_BUILTIN_SEATS='{"hard": 5}' (bench/builtin_seats.py --think).
+    builtin_seats: dict[str, int] = Field(default_factory=dict)
 
     # ---- the bot API (docs/api.md) ----
     # NDJSON streams send an empty line this often, so that proxies and clients keep them open.

@@ -23,6 +23,7 @@ from app.accounts import users
 from app.analysis import routes as analysis
 from app.botapi import eventroutes, export
 from app.botapi import routes as bot
+from app.builtin import routes as builtin
 from app.challenges import routes as challenges
 from app.challenges import seekroutes
 from app.games import routes as games
@@ -54,6 +55,7 @@ def site() -> FastAPI:
     app.include_router(bot.board_router)
     app.include_router(challenges.router)
     app.include_router(seekroutes.router)
+    app.include_router(builtin.router)
     app.include_router(export.router)
     app.include_router(export.lichess_router)
     app.include_router(users.router)

@@ -9,16 +9,20 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import httpx
+import pytest
 
 from app.accounts.service import BOT, AccountService
-from app.builtin.service import SCOPES, BuiltinBots, local_url, usernames
+from app.builtin.seats import SEATS
+from app.builtin.service import GAMES_VARIABLE, SCOPES, BuiltinBots, local_url, usernames
 from app.core.time import ManualClock
 from app.db.engine import make_engine, make_sessionmaker
 from app.realtime.hub import asyncpg_dsn
 from app.realtime.lease import BUILTIN_BOTS_LOCK, AdvisoryLease
+from bots import builtin
 from tests.server import Server, running
 
 
@@ -173,3 +177,54 @@ def test_of_two_instances_on_one_database_one_runs_the_bots_and_the_other_takes_
         assert _bots_online(other) == []  # one instance runs them, not both
         holder.kill()
         _until(lambda: sorted(_bots_online(other)) == names, "the other instance took over")
+
+
+# ---- the bots' side: which challenges they take -----------------------------------------------
+def _challenge(**extra: Any) -> dict[str, Any]:
+    return {"id": "c1", "status": "created", "challenger": {"id": "alice"},
+            "variant": {"key": "dobutsu"}, "rules": {}, **extra}  # fmt: skip
+
+
+def test_the_builtin_bots_accept_rated_challenges() -> None:
+    bot = builtin.runner("http://x", "kodama-hard", "kdm_not-a-real-token")
+    assert bot.decline_reason(_challenge(rated=True)) is None
+    assert bot.decline_reason(_challenge(rated=False)) is None
+
+
+def test_a_game_whose_opponent_is_gone_holds_no_seat() -> None:
+    bot = builtin.runner("http://x", "kodama-hard", "kdm_not-a-real-token", seats=1)
+
+    async def main() -> list[str | None]:
+        bot.games["g1"] = asyncio.create_task(asyncio.sleep(10))
+        try:
+            full = bot.decline_reason(_challenge())
+            bot.away.add("g1")  # the game stream said opponentGone
+            gone = bot.decline_reason(_challenge())
+            bot.away.discard("g1")  # and then that the opponent is back
+            back = bot.decline_reason(_challenge())
+            return [full, gone, back]
+        finally:
+            bot.games["g1"].cancel()
+
+    assert asyncio.run(main()) == ["later", None, "later"]
+
+
+def test_the_server_tells_the_bots_process_its_seats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The figures of app/builtin/seats.py reach bots/builtin.py's runners."""
+    assert GAMES_VARIABLE == builtin.GAMES_VARIABLE
+    seen: dict[str, Any] = {}
+
+    async def run_all(server: str, tokens: dict[str, str], watch: bool, seats: Any) -> None:
+        seen.update(seats)
+
+    env = {
+        builtin.TOKENS_VARIABLE: json.dumps({"kodama-hard": "kdm_x"}),
+        builtin.GAMES_VARIABLE: json.dumps({"kodama-" + k: v for k, v in SEATS.items()}),
+    }
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(builtin, "run_all", run_all)
+    assert builtin.main(["--server", "http://x"]) == 0
+    assert seen == {"kodama-" + k: v for k, v in SEATS.items()}
+    monkeypatch.setenv(builtin.GAMES_VARIABLE, '{"kodama-hard": 0}')
+    assert builtin.main(["--server", "http://x"]) == 2

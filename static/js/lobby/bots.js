@@ -1,9 +1,11 @@
 // "Play the computer": one button per online bot account (GET /api/bot/online, NDJSON).
 // A click challenges it with the lobby form's choices (lichess's challenge API, see
 // docs/api.md), then asks every half second until the bot answers: accepted opens
-// the game (the challenge id is the game id), declined shows its reason.
+// the game (the challenge id is the game id), declined shows its reason. A built-in
+// opponent with no free seat (GET /api/builtin/seats, read every SEATS_MS while the page
+// is in view and after a decline) shows disabled as busy.
 
-import { api } from "../site/api.js";
+import { api, request } from "../site/api.js";
 import { html, render } from "../lib/html.js";
 import { errorText, t } from "../i18n/i18n.js";
 import { goToGame } from "../site/site.js";
@@ -11,6 +13,7 @@ import { challengeTime } from "./timecontrol.js";
 import { variantName } from "../lib/variant.js";
 
 const POLL_MS = 500;
+const SEATS_MS = 5000;
 // The lobby's sides in the challenge API's colours: white moves first.
 const COLORS = { first: "white", second: "black", random: "random" };
 // The server's own opponents, weakest first (app/builtin/service.py LEVELS): listed in
@@ -32,6 +35,8 @@ export class BotPanel {
     this.choices = choices;
     this.selected = selected;
     this.bots = [];
+    this.free = {}; // built-in opponent -> its free seats (0: busy)
+    this.seatsTimer = null;
     this.pending = null; // {id, name, timer} while a challenge waits for its answer
     this.message = null; // [key, values, isError] shown under the buttons
     this.list.addEventListener("click", (event) => {
@@ -53,6 +58,33 @@ export class BotPanel {
       this.bots = []; // no bot service here (yet): the section stays hidden
     }
     this.render();
+    if (this.bots.some((b) => BUILTIN.includes(b.username))) {
+      document.addEventListener("visibilitychange", () => this.scheduleSeats());
+      this.scheduleSeats();
+    }
+  }
+
+  async loadSeats() {
+    try {
+      const rows = await request("/api/builtin/seats");
+      const free = Object.fromEntries(rows.map((row) => [row.username, row.free]));
+      if (JSON.stringify(free) === JSON.stringify(this.free)) return;
+      this.free = free;
+    } catch {
+      return; // the next reading tries again; meanwhile the buttons stay as they were
+    }
+    this.render();
+  }
+
+  // Read the seats now and every SEATS_MS while the page is in view.
+  scheduleSeats() {
+    clearInterval(this.seatsTimer);
+    this.seatsTimer = document.hidden ? null : setInterval(() => this.loadSeats(), SEATS_MS);
+    if (!document.hidden) this.loadSeats();
+  }
+
+  busy(username) {
+    return this.free[username] === 0;
   }
 
   gameName(id) {
@@ -68,16 +100,22 @@ export class BotPanel {
       this.list,
       html`${this.bots.map((b) => {
         const plays = game && b.bot.games.includes(game.id);
+        const busy = this.busy(b.username);
         const games = b.bot.games.map((id) => this.gameName(id)).join(", ");
-        const why = plays ? t("bots.play", { name: b.username }) : t("bots.notThisGame", {
-          name: b.username, game: game ? variantName(game) : "",
-        });
+        let why = t("bots.play", { name: b.username });
+        if (!plays) {
+          why = t("bots.notThisGame", { name: b.username, game: game ? variantName(game) : "" });
+        } else if (busy) {
+          why = t("bots.busy", { name: b.username });
+        }
         return html`<button type="button" class="bot" data-bot="${b.username}" title="${why}"
-          ${plays && !this.pending ? "" : html`disabled`}>
+          ${busy ? html`data-busy` : ""} ${plays && !busy && !this.pending ? "" : html`disabled`}>
           <span class="bot-name"><span class="bot-title">${b.title || "BOT"}</span> ${b.username}</span>
           <span class="bot-games">${BUILTIN.includes(b.username)
             ? t(`bots.about.${b.username}`)
-            : t("bots.plays", { games })}</span></button>`;
+            : t("bots.plays", { games })}</span>${busy
+            ? html`<span class="bot-games bot-busy">${t("bots.busyShort")}</span>`
+            : ""}</button>`;
       })}`,
     );
     this.renderStatus();
@@ -138,6 +176,7 @@ export class BotPanel {
       return;
     }
     if (status === "declined") {
+      this.loadSeats(); // "later": the seats were taken meanwhile
       const reason = challenge.declineReason;
       if (reason) this.finish("bots.declined", { name, reason }, true);
       else this.finish("bots.declinedNoReason", { name }, true);
