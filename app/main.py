@@ -43,6 +43,7 @@ from app.outbox.consumer import OutboxConsumer
 from app.ratings import wiring as ratings_wiring
 from app.ratings.announce import RatingsAnnouncer
 from app.realtime import wiring as realtime_wiring
+from app.relations import wiring as relations_wiring
 from app.rematch import wiring as rematch_wiring
 
 log = logging.getLogger(__name__)
@@ -115,6 +116,7 @@ async def wire(settings: Settings, clock: Clock, identities: Identities, running
         crowd=realtime.crowd,
         pools=matchmaking_wiring.wire(settings, clock, db, games.service, realtime),
         rematches=rematch_wiring.wire(settings, clock, games.service, challenges, realtime),
+        relations=relations_wiring.wire(settings, clock, db),
     )
     # the lobby's sockets hear quick pairing's waiting counts as they change
     services.pools.count_listeners.append(lobby.feed.pools_changed)

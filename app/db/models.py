@@ -361,3 +361,16 @@ class PlayerSocket(Base):
 
     instance: Mapped[str] = mapped_column(String(16), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+
+
+class Follow(Base):
+    """One account following another (app/relations/): who follows, whom, and since when.
+    Never oneself (a CHECK, as the service refuses it first)."""
+
+    __tablename__ = "follows"
+    __table_args__ = (CheckConstraint("follower_id <> followed_id", name="ck_follows_not_self"),)
+
+    # The primary key's order serves the one question asked: whom does this account follow.
+    follower_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    followed_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    created_ms: Mapped[int] = mapped_column(BigInteger)

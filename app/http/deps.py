@@ -27,6 +27,7 @@ from app.realtime.follow import Followers, GameStarts
 from app.realtime.hub import LocalHub
 from app.realtime.presence import Presence
 from app.realtime.presencefeed import PresenceFeed
+from app.relations.service import Relations
 from app.rematch.service import Rematches
 
 
@@ -61,6 +62,8 @@ class Services:
     pools: PoolService
     # Rematches of finished games (app/rematch/service.py).
     rematches: Rematches
+    # Who follows whom, and who of them is online or playing (app/relations/service.py).
+    relations: Relations
 
 
 def get_services(conn: HTTPConnection) -> Services:

@@ -32,6 +32,7 @@ from app.http import docs, errors, openapi
 from app.lobby import sockets as lobbysocket
 from app.matchmaking import routes as pools
 from app.ratings import routes as ratings
+from app.relations import routes as relations
 from app.web import pages
 from app.web import socket as sitesocket
 from app.web.assets import STATIC
@@ -60,6 +61,7 @@ def site() -> FastAPI:
     app.include_router(export.lichess_router)
     app.include_router(users.router)
     app.include_router(ratings.router)
+    app.include_router(relations.router)
     app.include_router(pools.router)
     app.include_router(ws.router)
     app.include_router(lobbysocket.router)
