@@ -21,7 +21,7 @@ from app.core.errors import ServiceError
 from app.core.jsontext import json_text
 from app.db.models import GameRow
 from app.domain.enums import GameStatus
-from app.domain.events import ChatPosted
+from app.domain.events import ChatPosted, DrawDeclined
 from app.games import GameService, Identity
 from app.games.viewer import Viewer, view_of
 from app.http.connections import (
@@ -121,6 +121,9 @@ async def _forward(conn: Connection, viewer: Viewer, who: Identity | None) -> No
             return
         elif isinstance(message, GameUpdate):
             await conn.send(message.encoded("ws", update_text))
+            declined = message.encoded("ws-declined", declined_text)
+            if declined:
+                await conn.send(declined)
         elif isinstance(message, PresenceChanged):
             await conn.send(presence_text(message))
         elif isinstance(message, ChatPosted):
@@ -141,6 +144,15 @@ def update_text(update: GameUpdate) -> str:
         return _text({"type": "move", "move": move.move, **update.live})
     state = update.state if update.state is not None else update.live
     return _text({"type": "state", "ply": update.ply, "game": state})
+
+
+def declined_text(update: GameUpdate) -> str:
+    """``drawDeclined`` after the change that declined a draw offer (an answer, or the move
+    of the player it was offered to), so that its maker is told; else nothing."""
+    declined = next((e for e in update.events if isinstance(e, DrawDeclined)), None)
+    if declined is None:
+        return ""
+    return _text({"type": "drawDeclined", "ply": update.ply, "by": declined.by})
 
 
 @functools.lru_cache(maxsize=1024)  # one text per message, not one per socket of a crowd

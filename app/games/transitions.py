@@ -177,13 +177,16 @@ class Transitions(Endings):
         game.ply += 1
         game.fen = rules.to_text(after)
         game.turn_started_ms = now
-        if game.draw_offer == side.other:
+        declined = game.draw_offer == side.other
+        if declined:
             game.draw_offer = None  # moving declines the opponent's offer
         if game.takeback_offer == side:
             # Moving withdraws one's own takeback proposal (lichess). The opponent's
             # stands: accepted later, it also takes this move back.
             game.takeback_offer = None
         events: Events = [MovePlayed(game.id, game.ply, side, text)]
+        if declined:
+            events.append(DrawDeclined(game.id, game.ply, side))
         result = rules.result(after)
         if result is not None:
             events.append(

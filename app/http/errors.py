@@ -1,5 +1,8 @@
 """The error shapes every route answers with: a ServiceError's code (and Retry-After), 409
-``request.conflict``, 400 ``request.invalid``, 404 ``not_found`` and 405 with its Allow."""
+``request.conflict``, 400 ``request.invalid``, 404 ``not_found`` and 405 with its Allow.
+
+A browser asking for a page that does not exist (``Accept: text/html``, outside ``/api/``)
+gets the site's 404 page instead, with a link home; the API's paths keep their JSON."""
 
 from __future__ import annotations
 
@@ -7,11 +10,12 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.core.errors import ServiceError
+from app.web.assets import STATIC
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +54,17 @@ async def invalid_request(_request: Request, exc: RequestValidationError) -> JSO
     )
 
 
-async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+def wants_page(request: Request) -> bool:
+    """A browser navigating to an address: it asks for HTML first, and the path is not the
+    API's (a script's fetch of /api/... reads the JSON code whatever it accepts)."""
+    if request.url.path == "/api" or request.url.path.startswith("/api/"):
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
+async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+    if exc.status_code == 404 and wants_page(request):
+        return STATIC.page("404.html", status_code=404)
     codes = {404: "not_found", 405: "method.not_allowed"}
     return JSONResponse(
         {"error": str(exc.detail), "code": codes.get(exc.status_code, "http.error")},

@@ -19,13 +19,14 @@ from app.domain.enums import Side
 from app.domain.events import GameEvent, GameStarted
 from app.games import clock
 from app.realtime.hub import LocalHub
-from app.realtime.messages import NewGameMessage, player_channel
+from app.realtime.messages import NewGameMessage, PlayerLine, player_channel
 
 SIDES = (Side.FIRST, Side.SECOND)
 
-# A socket's answer to a new game of its identity: the text to send, or None to send nothing
-# (a game page already showing that game).
-Encode = Callable[[NewGameMessage], str | None]
+# A socket's answer to a new game of its identity, or to a line of its event stream (a
+# challenge made, declined...): the text to send, or None to send nothing (a game page
+# already showing that game, a line that is the bot API's only).
+Encode = Callable[[NewGameMessage | PlayerLine], str | None]
 Send = Callable[[str], Awaitable[None]]
 
 
@@ -64,8 +65,8 @@ class _Sockets:
         self.sockets: dict[object, tuple[Send, Encode]] = {}
 
     def deliver(self, message: object) -> None:
-        if not isinstance(message, NewGameMessage):
-            return  # PlayerLine (the bot API's), and the hub's markers
+        if not isinstance(message, NewGameMessage | PlayerLine):
+            return  # the hub's markers
         for send, encode in tuple(self.sockets.values()):
             text = encode(message)
             if text is not None:
@@ -80,7 +81,8 @@ class Followers:
 
     @contextlib.contextmanager
     def follow(self, player_id: str, send: Send, encode: Encode) -> Iterator[None]:
-        """For the block, ``send(encode(new game))`` on each new game of ``player_id``."""
+        """For the block, ``send(encode(message))`` on each new game of ``player_id`` and
+        each line of their event stream (``encode`` picks what the socket shows)."""
         found = self._players.get(player_id)
         if found is None:
             found = self._players[player_id] = _Sockets(self)

@@ -65,6 +65,12 @@ def click_move(page, text: str) -> None:
     page.locator(f'#board [data-square="{move["to"]}"]').click()
 
 
+def move_texts(page) -> list[str]:
+    """The canonical text of each move of the move tree, in the order shown."""
+    texts = page.locator("#analysis-moves .mv").evaluate_all("els => els.map(e => e.dataset.move)")
+    return [str(t) for t in texts]
+
+
 def record_text(variant: str, moves: list[str]) -> str:
     game = engine.get_game(variant)
     start = game.to_text(game.start())
@@ -87,6 +93,8 @@ def test_download_a_finished_game_then_analyse_it(new_context, output_dir: Path,
     for text in MATE:
         make_move(pages[game.mover], game, text)
     wait_for_ply(first, len(MATE))
+    game_page_moves = first.locator("#moves .mv").all_inner_texts()
+    assert game_page_moves[:2] == ["L b1-a2", "L b4-c3"]
     download_link = first.locator('#takeaway [data-record="download"]')
     download_link.wait_for()
     assert download_link.inner_text() == "Download the record"
@@ -110,7 +118,9 @@ def test_download_a_finished_game_then_analyse_it(new_context, output_dir: Path,
         positions.append(rules.play(positions[-1], text))
     assert board_state(first)["ply"] == 5
     shows(first, rules, positions[5])
-    assert "wins" in first.locator("#status").inner_text()
+    assert "won by checkmate" in first.locator("#status").inner_text()
+    # The moves written as the game page writes them (board/notation.js).
+    assert first.locator("#analysis-moves .mv").all_inner_texts() == game_page_moves
     first.locator("#board").screenshot(path=output_dir / "records-analysis-loaded.png")
 
     # Stepping: the buttons, the keys, the move list.
@@ -126,10 +136,12 @@ def test_download_a_finished_game_then_analyse_it(new_context, output_dir: Path,
     first.locator('#analysis-moves [data-ply="2"]').click()
     wait_ply(first, 2)
     shows(first, rules, positions[2])
-    assert first.locator('#analysis-moves [aria-current="step"]').inner_text() == MATE[1]
+    assert (
+        first.locator('#analysis-moves [aria-current="step"]').get_attribute("data-move") == MATE[1]
+    )
 
-    # A move by hand, for the side to move (first), other than the record's: the line now
-    # ends with it, and the record's moves are one click away.
+    # A move by hand, for the side to move (first), other than the record's: the line shown
+    # now ends with it, the record's moves stay (a variation) and are one click away.
     here = positions[2]
     mine = next(m for m in rules.legal_moves(here) if m != MATE[2] and "*" not in m)
     click_move(first, mine)
@@ -191,7 +203,7 @@ def test_each_game_on_the_analysis_board(new_context, output_dir: Path, variant:
         pos = rules.play(pos, text)
         fens.append(rules.to_text(pos))
     assert board_state(page)["fens"] == fens
-    assert page.locator("#analysis-moves .mv").all_inner_texts() == moves
+    assert move_texts(page) == moves
     shows(page, rules, pos)
     page.locator("#board").screenshot(path=output_dir / f"records-{variant}-end.png")
     # Back to a middle position and a move by hand there: one the page can play in a click
@@ -271,3 +283,67 @@ def test_a_promotion_by_hand_asks_which(new_context):
     page.locator('dialog#promotion button[value="stay"]').click()
     wait_ply(page, 5)
     assert board_state(page)["moves"][-1] == "c4c5"
+
+
+def test_a_move_from_an_earlier_position_keeps_both_lines(new_context, output_dir: Path):
+    page = new_context().new_page()
+    page.goto("/analysis")
+    wait_loaded(page, 0)
+    record_moves = ["b2b3", "c4b3", "c1c2"]
+    page.locator("#record-text").fill(record_text("dobutsu", record_moves))
+    page.locator("#load-form button[type=submit]").click()
+    wait_loaded(page, 3)
+    rules = engine.get_game("dobutsu")
+    after_one = rules.play(rules.start(), "b2b3")
+
+    def single(pos: Any, avoid: list[str]) -> str:
+        moves = rules.legal_moves(pos)
+        return next(
+            m
+            for m in moves
+            if m not in avoid
+            and "*" not in m
+            and [parse(o)["to"] for o in moves if parse(o)["origin"] == parse(m)["origin"]].count(
+                parse(m)["to"]
+            )
+            == 1
+        )
+
+    # Back to move 1, another answer: a variation; the record's line stays in the tree.
+    page.locator('#analysis-moves [data-ply="1"]').click()
+    wait_ply(page, 1)
+    other = single(after_one, ["c4b3"])
+    click_move(page, other)
+    wait_ply(page, 2)
+    assert board_state(page)["moves"] == ["b2b3", other]
+    assert move_texts(page) == ["b2b3", "c4b3", other, "c1c2"]
+    variation = page.locator("#analysis-moves li.variation")
+    assert variation.count() == 1
+    assert " ".join(variation.inner_text().split()).startswith("(1… ")
+    assert variation.inner_text().strip().endswith(")")
+    # Written as the game page writes moves: the piece's letter, its squares.
+    assert page.locator('#analysis-moves [data-move="b2b3"]').inner_text() == "C b2xb3"
+    # The variation goes on; then one of its moves gets an alternative of its own: nested.
+    here = rules.play(after_one, other)
+    going_on = single(here, ["c1c2"])
+    click_move(page, going_on)
+    wait_ply(page, 3)
+    page.locator(f'#analysis-moves [data-move="{other}"]').click()
+    wait_ply(page, 2)
+    click_move(page, single(here, [going_on, "c1c2"]))
+    wait_ply(page, 3)
+    nested = page.locator("#analysis-moves li.variation .sub")
+    assert nested.count() == 1 and nested.inner_text().startswith("(2. ")
+    page.locator("#analysis-moves").screenshot(path=output_dir / "records-analysis-tree.png")
+    # A click on the record's move shows its position, on the record's line.
+    page.locator('#analysis-moves [data-move="c1c2"]').click()
+    wait_ply(page, 3)
+    assert board_state(page)["moves"] == record_moves
+    assert page.locator('[data-action="restore"]').is_hidden()
+    page.locator(f'#analysis-moves [data-move="{going_on}"]').click()
+    wait_ply(page, 3)
+    assert board_state(page)["moves"] == ["b2b3", other, going_on]
+    page.locator('[data-action="restore"]').click()
+    wait_ply(page, 3)
+    assert board_state(page)["moves"] == record_moves
+    assert len(move_texts(page)) == 6  # nothing played was lost

@@ -1,9 +1,10 @@
 // The board view (chessground's separation): it knows no rules. It draws a position
 // string, highlights what the host says is reachable (`dests`, built from the server's
 // legal moves) and reports intents: a move from an origin (a square, `C*` for a drop from
-// hand, `*` for a placement) to a square, or the square picked among `pick`.
+// hand, `*` for a placement) to a square, the square picked among `pick`, or a click that
+// leads nowhere (`onRefuse(origin, square)`: the host may say why).
 //
-//   const board = new Board(el, { variant, orientation, onMove, onPick, hands, announce });
+//   const board = new Board(el, { variant, orientation, onMove, onPick, onRefuse, hands, announce });
 //   board.set({ fen, lastMove, dests, selectable, pick, pending, orientation, check });
 //
 // Mouse, touch (click-click or drag) and keyboard (roving focus: arrows, Enter/Space,
@@ -18,18 +19,19 @@ import { pieceName, pieceStrength, playerWord, specialSquares, variantName } fro
 
 const MARKS = [
   "selected", "dest", "capture", "last", "removed", "jumped", "line", "pick", "check", "pending",
-  "blocked", "premove",
+  "blocked", "premove", "place",
 ];
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 let boards = 0;
 
 export class Board {
   constructor(element, options = {}) {
-    const { variant, orientation = "first", onMove, onPick, hands, diagram = false } = options;
+    const { variant, orientation = "first", onMove, onPick, onRefuse, hands, diagram = false } = options;
     this.el = element;
     this.variant = variant;
     this.onMove = onMove || (() => {});
     this.onPick = onPick || (() => {});
+    this.onRefuse = onRefuse || (() => {});
     this.announce = options.announce || (() => {});
     this.diagram = diagram;
     this.label = options.label || null;
@@ -143,11 +145,13 @@ export class Board {
       this.onMove("*", sq);
       return;
     }
+    const origin = this.selected;
     if (this.selected) {
       this.selected = null;
       this.render();
       this.announce(t("board.cancelled"));
     }
+    if (this.state.selectable) this.onRefuse(origin, sq);
   }
 
   handKey(letter) {
@@ -330,6 +334,7 @@ export class Board {
     }
     // Dropped elsewhere: the piece stays selected, so a click can still finish the move.
     this.render();
+    if (target) this.onRefuse(d.key, target);
   }
 
   // ---- drawing ----------------------------------------------------------------------------
@@ -416,6 +421,7 @@ export class Board {
     if (marks.has("line")) words.push(t("board.line"));
     if (marks.has("selected")) words.push(t("board.selected"));
     if (marks.has("dest")) words.push(t("board.dest"));
+    else if (marks.has("place")) words.push(t("board.place"));
     if (marks.has("pick")) words.push(t("board.pick"));
     if (marks.has("premove")) words.push(t("board.premove"));
     if (st.selectable && st.dests[name]) classes.push("movable");

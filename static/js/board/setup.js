@@ -6,7 +6,7 @@
 // played, and where a chosen move goes (the server's game, or the analysis line).
 //
 //   state.choice = moveChoice({ play, cancel });
-//   setUpBoard(state, variant, rules, onMove);  // onMove(origin, target): a gesture
+//   setUpBoard(state, variant, rules, onMove, onRefuse);  // a gesture; one leading nowhere
 //   if (state.choice.offer(candidatesFor(legalMoves, origin, target), target, state.board) …
 //   showPosition(state, { fen, last, dests, selectable, check, marks });
 
@@ -36,7 +36,8 @@ export function moveChoice({ play, cancel }) {
 
 // A new board for `variant` under `rules`, seen from `state.orientation`, in the rules'
 // default piece set. On fresh elements each time: a Board listens on its elements for good.
-export function setUpBoard(state, variant, rules, onMove) {
+// `onRefuse(origin, square)`: a click that led nowhere (board.js), for the page to say why.
+export function setUpBoard(state, variant, rules, onMove, onRefuse = null) {
   for (const id of ["board", "hand-top", "hand-bottom"]) {
     const fresh = document.createElement("div");
     fresh.id = id;
@@ -54,6 +55,7 @@ export function setUpBoard(state, variant, rules, onMove) {
     hands: { top: $("hand-top"), bottom: $("hand-bottom") },
     onMove,
     onPick: (square) => state.choice.picked(square),
+    onRefuse,
     announce,
   });
   state.board.set({ pieceSet: state.pieceSet });

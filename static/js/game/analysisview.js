@@ -1,12 +1,14 @@
 // The analysis board drawn from its state (analysis.js): the title, the players, the status,
-// the replay buttons, the move list (every move a button that shows the position after it)
-// and the record's tags.
+// the replay buttons, the move tree (every move a button that shows the position after it,
+// variations in parentheses) and the record's tags.
 
 import { html, render } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
 import { playerBars } from "../board/setup.js";
 import { describeRules, playerWord, sideWord, variantName } from "../lib/variant.js";
 import { resultText } from "../i18n/words.js";
+import { readableMove } from "../board/notation.js";
+import { moverOf } from "./movetree.js";
 
 // The record's name for the side (its White or Black tag), null if it has none.
 function taggedName(state, side) {
@@ -45,7 +47,7 @@ export function renderStatus(state) {
   if (pos.result) {
     const players = {};
     for (const side of ["first", "second"]) if (taggedName(state, side)) players[side] = { name: taggedName(state, side) };
-    line = html`<strong>${resultText({ result: { ...pos.result, status: "variantEnd" }, players })}</strong>`;
+    line = html`<strong>${resultText({ result: { ...pos.result, status: "variantEnd" }, players }, { variant: state.variant })}</strong>`;
   } else if (state.choice.kind === "pick") {
     line = html`<strong>${t("status.pick")}</strong>`;
   } else {
@@ -77,30 +79,73 @@ export function renderReplay(state) {
   );
 }
 
-// A row per turn pair, first's move then second's; rows follow who moved (positions[i].turn
-// made move i + 1), so a side passed in wali leaves its cell empty.
-export function renderLine(element, moves, positions, ply) {
-  const rows = [];
-  let row = null;
-  moves.forEach((move, i) => {
-    const side = (positions[i] && positions[i].turn) || (i % 2 === 0 ? "first" : "second");
-    if (!row || side === "first" || row.second !== undefined) {
-      row = { first: undefined, second: undefined };
-      rows.push(row);
+// The move tree (movetree.js) as lichess writes it: the main line a row per turn pair,
+// first's move then second's, written as the game page writes moves (board/notation.js);
+// after a move that has alternatives, each alternative on its own row in parentheses, its
+// own alternatives nested inline. Every move is a button showing the position after it; the
+// one shown is marked. Rows follow who moved (a side passed in wali leaves its cell empty).
+export function renderTree(element, state) {
+  const { tree } = state;
+  const shown = state.line[state.ply];
+  const button = (node) => {
+    const { text, label } = readableMove(state.variant, node.parent.pos.fen, node.move, state.pieceSet);
+    const current = node === shown;
+    return html`<button type="button" class="mv${current ? " current" : ""}" data-node="${node.id}"
+      data-ply="${node.depth}" data-move="${node.move}" title="${node.move}"
+      aria-label="${t("analysis.goTo", { n: node.depth, move: label })}"
+      ${current ? html`aria-current="step"` : ""}>${text}</button>`;
+  };
+  const alternatives = (node) => (node.parent.children[0] === node ? node.parent.children.slice(1) : []);
+  // A variation from `start`, inline: "3. C*b2 G c1-c2 (3… L b1-a2) 4. …".
+  const variation = (start) => {
+    const parts = [];
+    let numbered = true;
+    for (let node = start; node; node = node.children[0]) {
+      const side = moverOf(node);
+      if (side === "first") parts.push(html`<span class="n">${node.n}.</span>`);
+      else if (numbered) parts.push(html`<span class="n">${node.n}…</span>`);
+      parts.push(button(node));
+      numbered = false;
+      const others = node === start ? [] : alternatives(node);
+      for (const other of others) parts.push(html`<span class="sub">(${variation(other)})</span>`);
+      if (others.length) numbered = true;
     }
-    row[side] = { move, ply: i + 1 };
+    return html`${parts.map((part, i) => (i ? html` ${part}` : part))}`;
+  };
+  const items = [];
+  let row = null;
+  const closeRow = () => {
+    if (row) items.push(row);
+    row = null;
+  };
+  const filler = html`<span class="skip" aria-hidden="true">…</span>`;
+  const pass = html`<span class="skip" aria-label="${t("game.noMove")}">…</span>`;
+  for (const node of tree.mainLine().slice(1)) {
+    const side = moverOf(node);
+    if (row && (side === "first" || row.second !== undefined)) closeRow();
+    if (!row) {
+      // A row that goes on after variations starts "…" where its first move was.
+      const split = side === "second" && Boolean(items.length && items[items.length - 1].variation);
+      row = { n: node.n, first: undefined, second: undefined, split };
+    }
+    row[side] = node;
+    const others = alternatives(node);
+    if (others.length) {
+      // The row stops at the move that has alternatives; the main line goes on after them.
+      row.cut = side === "first";
+      closeRow();
+      for (const other of others) items.push({ variation: other });
+    }
+  }
+  closeRow();
+  const shownItems = items.map((item, i) => {
+    if (item.variation) return html`<li class="variation">(${variation(item.variation)})</li>`;
+    const first = item.first ? button(item.first) : item.split ? filler : pass;
+    const last = i === items.length - 1;
+    const second = item.second ? button(item.second) : item.cut ? filler : last ? "" : pass;
+    return html`<li><span class="n">${item.n}.</span>${first}${second}</li>`;
   });
-  const cell = (c) =>
-    c === undefined
-      ? html`<span class="skip" aria-label="${t("game.noMove")}">…</span>`
-      : html`<button type="button" class="mv${c.ply === ply ? " current" : ""}" data-ply="${c.ply}"
-          aria-label="${t("analysis.goTo", { n: c.ply, move: c.move })}"
-          ${c.ply === ply ? html`aria-current="step"` : ""}>${c.move}</button>`;
-  const items = rows.map(
-    (r, n) => html`<li><span class="n">${n + 1}.</span>${cell(r.first)}${
-      r.second === undefined && r === rows[rows.length - 1] ? "" : cell(r.second)}</li>`,
-  );
-  render(element, items.length ? html`${items}` : html`<li class="empty">${t("game.noMoves")}</li>`);
+  render(element, shownItems.length ? html`${shownItems}` : html`<li class="empty">${t("game.noMoves")}</li>`);
   const current = element.querySelector(".mv.current");
   if (current) current.scrollIntoView({ block: "nearest" });
 }

@@ -8,6 +8,7 @@
 //
 // Lines are user text: they are only ever set as `textContent`, never as markup.
 
+import { isAccountName } from "../lib/names.js";
 import { api } from "../site/api.js";
 import { html, render } from "../lib/html.js";
 import { t, tn } from "../i18n/i18n.js";
@@ -315,8 +316,11 @@ export class ChatPanel {
     if (this.me && line.userId === this.me.id) p.classList.add("chat-mine");
     p.dataset.id = String(line.id);
     p.dataset.room = line.room;
-    const who = document.createElement("span");
+    // An account's name links to its profile (names.js).
+    const account = isAccountName(line.username);
+    const who = document.createElement(account ? "a" : "span");
     who.className = "chat-user";
+    if (account) who.href = `/@/${encodeURIComponent(line.username)}`;
     who.textContent = line.username;
     const text = document.createElement("span");
     text.className = "chat-text";

@@ -4,7 +4,7 @@
 import { ClaimCountdown } from "./claimcountdown.js";
 import { html } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
-import { shownName } from "../lib/names.js";
+import { nameLink } from "../lib/names.js";
 import { ratingMark } from "../players/ratings.js";
 import { takebackButtons, takebackNote } from "./takeback.js";
 import { otherSide, sideWord } from "../lib/variant.js";
@@ -21,7 +21,7 @@ export function playerBar(page, side) {
     sideName = t("player.drawn");
     if (side === page.orientation) player = players.creator;
   }
-  const name = player ? shownName(player.name) : game.status === "created" ? t("player.waiting") : "—";
+  const name = player ? nameLink(player.name) : game.status === "created" ? t("player.waiting") : "—";
   const online = page.presence.online && page.presence.online[side];
   const here = online ? t("player.online") : t("player.offline");
   const you = Boolean(player && page.me && player.id === page.me.id);
@@ -45,7 +45,9 @@ export function statusLine(page, seat, creator) {
       ? html`${t("status.waitInvite")}`
       : html`${t("status.waitSecond")}`;
   } else if (game.result) {
-    line = html`<strong>${resultText(game)}</strong>`;
+    line = html`<strong>${resultText(game, { seat, variant: page.variant })}</strong>`;
+  } else if (!page.review.live) {
+    line = page.review.statusNote();
   } else if (page.choice.kind === "pick") {
     line = html`<strong>${t("status.pick")}</strong>`;
   } else {

@@ -4,6 +4,9 @@
 // server (the state's `positions`, each `move` message's `fen`): no rules here.
 //
 // A move arriving does not move a review: only a viewer at the live position follows it.
+// While a review is shown the page looks it (review.css: the body's `reviewing` class dims
+// the live clocks) and the status says so, with the way back (`statusNote`), so nobody
+// waits for a move on an old position.
 
 import { html, render } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
@@ -57,9 +60,18 @@ export class Review {
     }
   }
 
+  // The status line while an earlier position of a live game is shown.
+  statusNote() {
+    const shown = this.shown();
+    const where = shown === 0 ? t("review.start") : t("review.status", { ply: shown });
+    return html`<span class="review-note">${where}<button type="button" class="review-back"
+      data-action="replay-live">${t("review.back")}</button></span>`;
+  }
+
   // The buttons (hidden before the first move).
   renderControls(box) {
     const game = this.game();
+    box.ownerDocument.body.classList.toggle("reviewing", Boolean(game && this.view !== null));
     if (!game || game.ply < 1) {
       box.hidden = true;
       render(box, html``);

@@ -1,5 +1,5 @@
 // Move, capture, game-start and game-end sounds made with the Web Audio API (no audio files), and a
-// mute switch remembered in this browser.
+// mute switch remembered in this browser; audio unlocked on the first gesture (below).
 
 const STORE_KEY = "kodama.muted";
 let context = null;
@@ -51,30 +51,72 @@ const SOUNDS = {
   ],
 };
 
-// "move" | "capture" | "start" | "end". Browsers start audio only after a user gesture: until then
-// the context stays suspended and nothing is heard, which is fine.
+// Browsers run audio only after a gesture on the page: a context made before one starts
+// suspended. A player brought here by an invite link has made none on this page when their
+// game starts, so sounds asked for while the context cannot run are not scheduled (they
+// would all sound at once on the first click); the newest "start" is kept and heard as soon
+// as the context runs: on the first pointerdown or key press, which creates or resumes it.
+let waiting = null; // the sound kept until the context runs ("start" only: late moves are noise)
+
+function audioContext() {
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx) return null;
+  context ??= new Ctx();
+  return context;
+}
+
+function sound(ctx, name) {
+  for (const note of SOUNDS[name]) tone(ctx, note);
+}
+
+// "move" | "capture" | "start" | "end".
 export function play(name) {
   if (isMuted() || !SOUNDS[name]) return;
   try {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
-    if (!Ctx) return;
-    context ??= new Ctx();
-    if (context.state === "suspended") context.resume();
-    for (const note of SOUNDS[name]) tone(context, note);
+    const ctx = audioContext();
+    if (!ctx) return;
+    if (ctx.state === "running") {
+      sound(ctx, name);
+      return;
+    }
+    if (name === "start") waiting = name;
+    unlock(); // during a gesture this runs it now; otherwise the first gesture will
   } catch {
     /* no sound is no harm */
   }
 }
 
-// Unlock audio on the first gesture so the opponent's moves can be heard.
-document.addEventListener(
-  "pointerdown",
-  () => {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
-    if (Ctx && !isMuted()) {
-      context ??= new Ctx();
-      if (context.state === "suspended") context.resume();
-    }
-  },
-  { once: true },
-);
+// Creates or resumes the context (it runs if this is called during a gesture), then plays
+// the kept sound once it runs.
+function unlock() {
+  if (isMuted()) return;
+  const ctx = audioContext();
+  if (!ctx) return;
+  const ready = ctx.state === "running" ? Promise.resolve() : Promise.resolve(ctx.resume());
+  ready
+    .then(() => {
+      if (ctx.state !== "running" || !waiting) return;
+      const name = waiting;
+      waiting = null;
+      sound(ctx, name);
+    })
+    .catch(() => {
+      /* still locked: the next gesture tries again */
+    });
+}
+
+function onGesture() {
+  try {
+    unlock();
+  } catch {
+    /* no sound is no harm */
+  }
+  if (context && context.state === "running") {
+    document.removeEventListener("pointerdown", onGesture, true);
+    document.removeEventListener("keydown", onGesture, true);
+  }
+}
+
+// Captured, so that a handler that stops the event does not keep audio locked.
+document.addEventListener("pointerdown", onGesture, true);
+document.addEventListener("keydown", onGesture, true);

@@ -3,7 +3,10 @@
 
 import { ANALYSIS_TEXT } from "./i18n-analysis.js";
 import { CHAT_TEXT } from "./i18n-chat.js";
+import { OUTCOME_TEXT } from "./i18n-outcome.js";
 import { PLAYER_TEXT } from "./i18n-players.js";
+import { RELATION_TEXT } from "./i18n-relations.js";
+import { TEACHING_TEXT } from "./i18n-teaching.js";
 
 const STORE_KEY = "kodama.lang";
 export const LANGS = ["en", "fr"];
@@ -22,17 +25,10 @@ const TEXT = {
     "reason.repetition_tiebreak": "repetition (tiebreak)",
     "reason.no_progress": "no progress",
     "reason.agreement": "agreement",
-    "reason.both_try": "both royal pieces made a try",
     "result.canceled": "Cancelled by its creator",
     "result.expired": "Withdrawn: nobody took the seat in time",
     "result.aborted": "Game aborted",
     "result.noStart": "Aborted: the first move was not made in time",
-    "result.resigned": "{who} resigned",
-    "result.outoftime": "{who} ran out of time",
-    "result.left": "{who} left the game",
-    "result.opponentLeft": "the opponent left the game",
-    "result.draw": "Draw: {why}",
-    "result.wins": "{who} wins: {why}",
     "conn.connecting": "connecting…",
     "conn.open": "connected",
     "conn.closed": "reconnecting…",
@@ -70,10 +66,12 @@ const TEXT = {
     "nav.lobby": "Play",
     "nav.rules": "Rules",
     "nav.account": "Account",
+    "nav.menu": "Menu",
     "lang.switch": "Language",
     // ---- lobby ----
     "title.lobby": "Kodama · five small board games online",
     "lobby.new": "New game",
+    "lobby.friend": "To play a friend: create, then send the link.",
     "lobby.game": "Game",
     "lobby.loadingGames": "Loading the games…",
     "lobby.loading": "Loading…",
@@ -139,6 +137,12 @@ const TEXT = {
     "error.pool.unknown": "There is no such pool.",
     "error.pool.paired": "You were just paired: your game has started.",
     "error.pool.rated_anonymous": "Rated games need an account: log in.",
+    "error.game.rated_needs_account": "This game is rated: only accounts can play it. Log in or sign up (Account).",
+    "error.challenge.rated_needs_account": "Rated games need an account: log in or sign up (Account).",
+    "lobby.ratedGame": "Rated: the game changes both players' ratings",
+    "lobby.ratedNeedsAccount": "Rated games need an account: log in or sign up on the Account page.",
+    "lobby.ratedChoice": "Rated",
+    "lobby.ratedAccountsOnly": "(accounts only)",
     "error.pool.no_identity": "Reload the page, then try again.",
     "bots.title": "Play the computer",
     "bots.intro": "With the game, rule options, clock and side chosen in the new game form.",
@@ -149,12 +153,12 @@ const TEXT = {
     "bots.plays": "plays {games}",
     "bots.play": "Play {name}",
     "bots.notThisGame": "{name} does not play {game}",
+    "bots.busy": "{name} is busy: all its games at once are being played. Try in a moment.",
+    "bots.busyShort": "busy, try in a moment",
     "bots.sending": "Challenging {name}…",
     "bots.waiting": "Waiting for {name} to accept…",
     "bots.declined": "{name} declined: {reason}",
     "bots.declinedNoReason": "{name} declined the challenge.",
-    "bots.busy": "{name} is busy: all its games at once are being played. Try in a moment.",
-    "bots.busyShort": "busy, try in a moment",
     "bots.canceled": "The challenge was cancelled.",
     "bots.cancel": "Cancel",
     "bots.failed": "The challenge failed: {error}",
@@ -334,17 +338,10 @@ const TEXT = {
     "reason.repetition_tiebreak": "répétition (départage)",
     "reason.no_progress": "pas de progrès",
     "reason.agreement": "accord mutuel",
-    "reason.both_try": "les deux pièces royales ont réussi un essai",
     "result.canceled": "Annulée par son créateur",
     "result.expired": "Retirée : personne n'a pris la place à temps",
     "result.aborted": "Partie annulée",
     "result.noStart": "Annulée : le premier coup n'a pas été joué à temps",
-    "result.resigned": "{who} a abandonné",
-    "result.outoftime": "{who} : temps écoulé",
-    "result.left": "{who} a quitté la partie",
-    "result.opponentLeft": "l'adversaire a quitté la partie",
-    "result.draw": "Nulle : {why}",
-    "result.wins": "{who} gagne : {why}",
     "conn.connecting": "connexion…",
     "conn.open": "connecté",
     "conn.closed": "reconnexion…",
@@ -380,9 +377,11 @@ const TEXT = {
     "nav.lobby": "Jouer",
     "nav.rules": "Règles",
     "nav.account": "Compte",
+    "nav.menu": "Menu",
     "lang.switch": "Langue",
     "title.lobby": "Kodama · cinq petits jeux de plateau en ligne",
     "lobby.new": "Nouvelle partie",
+    "lobby.friend": "Contre un ami : créez, puis envoyez le lien.",
     "lobby.game": "Jeu",
     "lobby.loadingGames": "Chargement des jeux…",
     "lobby.loading": "Chargement…",
@@ -448,6 +447,12 @@ const TEXT = {
     "error.pool.unknown": "Ce groupe n'existe pas.",
     "error.pool.paired": "Vous venez d'être apparié : votre partie a commencé.",
     "error.pool.rated_anonymous": "Les parties classées demandent un compte : connectez-vous.",
+    "error.game.rated_needs_account": "Cette partie est classée : seuls les comptes peuvent la jouer. Connectez-vous ou inscrivez-vous (Compte).",
+    "error.challenge.rated_needs_account": "Les parties classées demandent un compte : connectez-vous ou inscrivez-vous (Compte).",
+    "lobby.ratedGame": "Classée : la partie change le classement des deux joueurs",
+    "lobby.ratedNeedsAccount": "Les parties classées demandent un compte : connectez-vous ou inscrivez-vous sur la page Compte.",
+    "lobby.ratedChoice": "Classée",
+    "lobby.ratedAccountsOnly": "(comptes seulement)",
     "error.pool.no_identity": "Rechargez la page, puis réessayez.",
     "bots.title": "Jouer contre l'ordinateur",
     "bots.intro": "Avec le jeu, les options, la pendule et le côté choisis dans le formulaire de nouvelle partie.",
@@ -458,13 +463,13 @@ const TEXT = {
     "bots.plays": "joue à {games}",
     "bots.play": "Jouer contre {name}",
     "bots.notThisGame": "{name} ne joue pas à {game}",
+    "bots.busy": "{name} est occupé : toutes ses parties simultanées sont en cours. Réessayez dans un instant.",
+    "bots.busyShort": "occupé, réessayez dans un instant",
     "bots.sending": "Défi envoyé à {name}…",
     "bots.waiting": "En attente de la réponse de {name}…",
     "bots.declined": "{name} a refusé : {reason}",
     "bots.declinedNoReason": "{name} a refusé le défi.",
     "bots.canceled": "Le défi a été annulé.",
-    "bots.busy": "{name} est occupé : toutes ses parties simultanées sont en cours. Réessayez dans un instant.",
-    "bots.busyShort": "occupé, réessayez dans un instant",
     "bots.cancel": "Annuler",
     "bots.failed": "Le défi a échoué : {error}",
     "time.noClock": "sans pendule",
@@ -705,7 +710,13 @@ const GAME_TEXT = {
 
 // The pages about players, the chat, the game records and the analysis board keep their
 // words in their own files (i18n-players.js, i18n-chat.js, i18n-analysis.js).
-for (const l of LANGS) Object.assign(TEXT[l], PLAYER_TEXT[l], CHAT_TEXT[l], ANALYSIS_TEXT[l]);
+for (const l of LANGS) Object.assign(TEXT[l], PLAYER_TEXT[l], CHAT_TEXT[l], ANALYSIS_TEXT[l], OUTCOME_TEXT[l]);
+
+// The stone games' teaching (game/phases.js) keeps its words in i18n-teaching.js.
+for (const l of LANGS) Object.assign(TEXT[l], TEACHING_TEXT[l]);
+
+// Following players (the lobby's list, the profile's dot and button): i18n-relations.js.
+for (const l of LANGS) Object.assign(TEXT[l], RELATION_TEXT[l]);
 
 // Both dictionaries, for the page tests (every key in both languages, no English left).
 export const DICTIONARIES = { ui: TEXT, game: GAME_TEXT };
@@ -747,7 +758,7 @@ function fill(text, values) {
   return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
-// t("result.wins", {who, why}); an unknown key shows itself (easy to spot, never blank).
+// t("outcome.seen.other", {winner, why}); an unknown key shows itself (easy to spot, never blank).
 export function t(key, values = {}) {
   const text = (TEXT[lang] && TEXT[lang][key]) ?? TEXT.en[key] ?? key;
   return fill(text, values);

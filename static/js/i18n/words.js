@@ -2,7 +2,7 @@
 
 import { t } from "./i18n.js";
 import { parseBoard, parseMove, squareCoords, squareName } from "../board/position.js";
-import { pieceName, playerWord, sideWord } from "../lib/variant.js";
+import { otherSide, pieceName, playerWord, royalLetter, sideWord } from "../lib/variant.js";
 import { shownName } from "../lib/names.js";
 
 const REASONS = [
@@ -15,28 +15,47 @@ export function sideLabel(side, players) {
   return player ? `${shownName(player.name)} (${sideWord(side)})` : playerWord(side);
 }
 
-// "Anonymous AB12 (first) wins: den", "Draw: threefold repetition", "Aborted"...
-export function resultText(game) {
+// The end in words, from where the viewer sits (docs/decisions/result-wording.md): to a
+// player "You won: your lion reached their back row" / "You lost on time"; to a spectator
+// (`seat` null or absent) "ann (first) won — bo (second) resigned"; "Draw by repetition" to
+// everyone; "Aborted"... `variant` names the royal piece (the lion, the king).
+const ENDINGS = [
+  "checkmate", "capture", "try", "den", "no_pieces", "no_moves", "repetition_tiebreak",
+  "resign", "outoftime", "opponent_gone",
+];
+const DRAWS = ["repetition", "agreement", "no_progress", "try", "opponent_gone"];
+
+function reasonWords(reason, status) {
+  return REASONS.includes(reason) ? t(`reason.${reason}`) : reason || status;
+}
+
+function royalWord(variant) {
+  const letter = variant ? royalLetter(variant) : null;
+  return letter ? pieceName(variant, letter).toLowerCase() : t("outcome.royal");
+}
+
+export function resultText(game, { seat = null, variant = null } = {}) {
   const result = game.result;
   if (!result) return "";
   const { winner, reason, status } = result;
-  const loser = winner === "first" ? "second" : winner === "second" ? "first" : null;
-  const players = game.players;
   if (status === "aborted") {
     if (reason === "canceled") return t("result.canceled");
     if (reason === "expired") return t("result.expired");
     return t("result.aborted");
   }
   if (status === "noStart") return t("result.noStart");
-  let why;
-  if (reason === "resign") why = t("result.resigned", { who: sideLabel(loser, players) });
-  else if (reason === "outoftime") why = t("result.outoftime", { who: sideLabel(loser, players) });
-  else if (reason === "opponent_gone") {
-    why = loser ? t("result.left", { who: sideLabel(loser, players) }) : t("result.opponentLeft");
-  } else if (reason === "try" && !winner) why = t("reason.both_try");
-  else why = REASONS.includes(reason) ? t(`reason.${reason}`) : reason || status;
-  if (!winner) return t("result.draw", { why });
-  return t("result.wins", { who: sideLabel(winner, players), why });
+  const why = reasonWords(reason, status);
+  if (!winner) {
+    return t(DRAWS.includes(reason) ? `outcome.draw.${reason}` : "outcome.draw.other", { why });
+  }
+  const view = seat === winner ? "won" : seat ? "lost" : "seen";
+  const key = ENDINGS.includes(reason) ? reason : "other";
+  return t(`outcome.${view}.${key}`, {
+    why,
+    royal: royalWord(variant),
+    winner: sideLabel(winner, game.players),
+    loser: sideLabel(otherSide(winner), game.players),
+  });
 }
 
 export function connectionText(status) {

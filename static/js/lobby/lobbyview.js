@@ -5,6 +5,7 @@
 import { html, render } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
 import { isOwnGame, seekOffer } from "./lobbylists.js";
+import { nameLink } from "../lib/names.js";
 import { clockText, describeRules, variantName } from "../lib/variant.js";
 
 const PLAYS = { random: "lobby.playsRandom", first: "lobby.playsFirst", second: "lobby.playsSecond" };
@@ -22,7 +23,7 @@ function creatorCell(g) {
     return html`<span class="who">${t("lobby.anonymous")}</span>`;
   }
   const { rating, provisional } = g.creatorRating;
-  return html`<span class="who">${g.creator}</span>
+  return html`<span class="who">${nameLink(g.creator)}</span>
     <span class="rating">(${rating}${provisional ? "?" : ""})</span>`;
 }
 
@@ -69,8 +70,8 @@ export function renderLive(el, live, ctx) {
       ? html`<ul class="game-list">${shown.map((g) => {
           const own = isOwnGame(g, ctx.meId);
           return html`<li class="${own ? "own" : ""}">
-            <div>${gameCell(ctx.variants, g)}<br><span class="who">${g.first}</span>
-              <span class="note">${t("lobby.vs")}</span> <span class="who">${g.second}</span></div>
+            <div>${gameCell(ctx.variants, g)}<br><span class="who">${nameLink(g.first)}</span>
+              <span class="note">${t("lobby.vs")}</span> <span class="who">${nameLink(g.second)}</span></div>
             <a class="button${own ? " primary" : ""}" href="/game/${encodeURIComponent(g.id)}">${
               t(own ? "lobby.resume" : "lobby.watch")}</a></li>`;
         })}</ul>`

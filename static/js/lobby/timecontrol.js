@@ -1,6 +1,7 @@
 // The lobby form's time control: none, Fischer (minutes + increment), byo-yomi (minutes,
 // then periods of some seconds) or correspondence (days per move). docs/decisions/time-controls.md,
-// "Time controls".
+// "Time controls". Also the Rated box of the forms that make a game (the lobby's, a
+// profile's challenge), whatever the clock.
 
 export const DAYS = [1, 2, 3, 5, 7, 10, 14];
 
@@ -47,4 +48,14 @@ export function challengeTime(chosen) {
   const clock = { limit: Math.round(minutes * 60), increment };
   if (byoyomi) Object.assign(clock, { byoyomi, periods });
   return { clock };
+}
+
+// The Rated box (`rated`, described by #rated-why): an account's to tick; a guest's is
+// disabled, and #rated-why says why (the server refuses a guest's rated game too).
+export function offerRated(form, me) {
+  const account = Boolean(me && me.username);
+  const box = form.elements.rated;
+  box.disabled = !account;
+  if (!account) box.checked = false;
+  form.querySelector("#rated-why").hidden = account;
 }

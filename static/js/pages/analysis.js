@@ -1,7 +1,9 @@
 // The analysis board (/analysis): a game record loaded (pasted, a file, or ?game=<id>), read
-// here (record.js), then stepped through and played on by hand for both sides. The page has
-// no rules: the positions and their legal moves come from POST /api/analysis/moves, which
-// stores nothing (docs/decisions/analysis-board.md).
+// here (record.js), then stepped through and played on by hand for both sides. Every move
+// played stays: a move from an earlier position starts a variation (game/movetree.js,
+// docs/decisions/analysis-move-tree.md). The page has no rules: the positions and their
+// legal moves come from POST /api/analysis/moves, which stores nothing
+// (docs/decisions/analysis-board.md).
 
 import { request } from "../site/api.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";
@@ -12,22 +14,28 @@ import { destsOf } from "../board/position.js";
 import { announce, checkSquare, moveChoice, setUpBoard, showPosition } from "../board/setup.js";
 import { RecordError, readRecordText } from "../game/record.js";
 import {
-  renderLine, renderPlayers, renderReplay, renderStatus, renderTags, renderTitle,
+  renderPlayers, renderReplay, renderStatus, renderTags, renderTitle, renderTree,
 } from "../game/analysisview.js";
+import { MoveTree } from "../game/movetree.js";
 import { otherSide, variantName } from "../lib/variant.js";
 import { moveSentence } from "../i18n/words.js";
+import { PhaseHint } from "../game/phasehint.js";
+import { placementMarks } from "../game/phases.js";
 
 const $ = (id) => document.getElementById(id);
+const hint = new PhaseHint($("status")); // the stone games' phase line and notes
 
 const state = {
   variants: [],
   variant: null, // the game's description (/api/variants)
   rules: {},
   tags: {}, // the record's tags ({} for a board started from a game's first position)
-  moves: [], // the line shown: the record's moves, or what was played by hand
-  positions: [], // positions[i]: after i moves (the server's answer)
+  tree: null, // every move loaded or played (movetree.js)
+  line: [], // the line followed: tree nodes from the root (the record's, or a variation)
+  moves: [], // the line's moves (from `line`)
+  positions: [], // positions[i]: after i moves of the line (the server's answers)
   record: null, // {fen, moves} as loaded, for "back to the record's moves"
-  ply: 0, // the position shown
+  ply: 0, // the position shown: line[ply]
   orientation: "first",
   board: null,
   busy: false, // a question to the server is under way: no input until it answers
@@ -87,13 +95,17 @@ async function loadLine({ variant, rules, fen, moves, tags }, { clear = true } =
   }
   state.variant = variant;
   state.rules = answer.rules;
-  setUpBoard(state, variant, state.rules, onMove); // a new board for each game; the pieces'
+  hint.forget();
+  setUpBoard(state, variant, state.rules, onMove, onRefuse); // a new board for each game; the pieces'
   // pictures follow the rules (dōbutsu's yōkai)
   state.tags = tags;
-  state.moves = kept;
-  state.positions = answer.positions;
+  state.tree = new MoveTree(answer.positions[0]);
+  let node = state.tree.root;
+  kept.forEach((move, i) => {
+    node = state.tree.add(node, move, answer.positions[i + 1]);
+  });
   state.record = { fen, moves: kept };
-  state.ply = kept.length;
+  follow(node, kept.length);
   state.choice.clear();
   show();
   return true;
@@ -144,6 +156,15 @@ async function loadGameId(id) {
   await loadRecordText(text);
 }
 
+// ---- the line followed --------------------------------------------------------------------
+// Shows `node`: on the line followed if it is there, else on the line through it.
+function follow(node, ply = node.depth) {
+  if (state.line[node.depth] !== node) state.line = state.tree.lineThrough(node);
+  state.moves = state.line.slice(1).map((n) => n.move);
+  state.positions = state.line.map((n) => n.pos);
+  state.ply = ply;
+}
+
 // ---- playing by hand ----------------------------------------------------------------------
 function here() {
   return state.positions[state.ply];
@@ -158,21 +179,23 @@ async function play(text) {
   if (!canPlay()) return false;
   clearError();
   const before = here();
-  if (state.moves[state.ply] === text) {
-    // The line's own next move: a step forward.
-    state.ply += 1;
+  const from = state.line[state.ply];
+  const known = state.tree.child(from, text);
+  if (known) {
+    // A move played here before (the line's own, or a variation's): a step to it.
+    follow(known);
+    const note = noteMove(before, text);
     show();
-    announce(moveSentence(state.variant, before.fen, text, before.turn, state.pieceSet));
+    announce(said(before, text, note));
     return true;
   }
   state.busy = true;
   show();
   try {
     const answer = await ask(state.variant, state.rules, before.fen, [text]);
-    state.moves = [...state.moves.slice(0, state.ply), text];
-    state.positions = [...state.positions.slice(0, state.ply + 1), answer.positions[1]];
-    state.ply += 1;
-    announce(moveSentence(state.variant, before.fen, text, before.turn, state.pieceSet));
+    // A new node: the line goes on with it, or a variation starts here (the line kept).
+    follow(state.tree.add(from, text, answer.positions[1]));
+    announce(said(before, text, noteMove(before, text)));
     return true;
   } catch (err) {
     showError(t("analysis.error.refused", { text, why: errorText(err) }));
@@ -188,7 +211,36 @@ function onMove(origin, target) {
   if (!canPlay()) return;
   // Several moves: the player chooses the stone to remove, or whether to promote.
   const candidates = candidatesFor(here().legalMoves, origin, target);
-  if (state.choice.offer(candidates, target, state.board) === "pick") renderStatus(state);
+  if (state.choice.offer(candidates, target, state.board) === "pick") {
+    renderStatus(state);
+    drawHint();
+  }
+}
+
+// ---- the stone games' phase line and notes (game/phasehint.js) -----------------------------
+function drawHint() {
+  const pos = here();
+  const picking = state.choice.kind === "pick";
+  hint.draw({ variant: state.variant, fen: pos.fen, ply: state.ply, playing: canPlay(), picking, over: Boolean(pos.result) });
+}
+
+// The notes on the move `text` just played from `before` (the position shown is after it).
+function noteMove(before, text) {
+  const move = { before: before.fen, text, mover: before.turn, after: here().fen, ply: state.ply };
+  return hint.moved({ variant: state.variant, ...move });
+}
+
+function said(before, text, note) {
+  const sentence = moveSentence(state.variant, before.fen, text, before.turn, state.pieceSet);
+  return note ? `${sentence}. ${note}` : sentence;
+}
+
+// The board's onRefuse: why a click led nowhere, when the game says.
+function onRefuse(origin, square) {
+  const pos = here();
+  if (!canPlay() || state.choice.kind) return;
+  const where = { fen: pos.fen, ply: state.ply, legalMoves: pos.legalMoves };
+  if (hint.refused({ variant: state.variant, ...where, origin, square })) drawHint();
 }
 
 // ---- drawing ------------------------------------------------------------------------------
@@ -202,23 +254,45 @@ function show() {
     dests: live ? destsOf(pos.legalMoves) : {},
     selectable: live ? pos.turn : null,
     check: checkSquare(state.variant, pos),
+    marks: placementMarks({}, live ? pos.legalMoves : []),
   });
+  drawHint();
   renderTitle(state);
   renderPlayers(state);
   renderStatus(state);
   renderReplay(state);
-  renderLine($("analysis-moves"), state.moves, state.positions, state.ply);
+  renderTree($("analysis-moves"), state);
   render($("record-tags"), renderTags(state.tags));
   const r = state.record;
-  $("restore").hidden = !r || (r.moves.length === state.moves.length && r.moves.every((m, i) => m === state.moves[i]));
+  $("restore").hidden = !r || r.moves.every((m, i) => m === state.moves[i]);
 }
 
 function goTo(where) {
   const last = state.moves.length;
-  const target = { first: 0, prev: state.ply - 1, next: state.ply + 1, last }[where] ?? Number(where);
+  const target = { first: 0, prev: state.ply - 1, next: state.ply + 1, last }[where];
   if (!Number.isInteger(target) || target < 0 || target > last || state.busy) return;
   state.ply = target;
   state.choice.clear();
+  show();
+}
+
+// A move of the tree clicked: its position, on its line.
+function goToNode(id) {
+  const node = state.tree && state.tree.node(id);
+  if (!node || state.busy) return;
+  follow(node);
+  state.choice.clear();
+  show();
+}
+
+// Back to the record's moves, at their end: the variations played stay in the tree.
+function restore() {
+  const node = state.tree.follow(state.record.moves);
+  if (!node || state.busy) return;
+  state.line = state.tree.lineThrough(node);
+  follow(node);
+  state.choice.clear();
+  clearError();
   show();
 }
 
@@ -235,10 +309,10 @@ function startBoard(id, options = {}) {
 }
 
 document.addEventListener("click", (event) => {
-  const target = event.target.closest("[data-action], [data-ply]");
+  const target = event.target.closest("[data-action], [data-node]");
   if (!target) return;
-  if (target.dataset.ply !== undefined) {
-    goTo(target.dataset.ply);
+  if (target.dataset.node !== undefined) {
+    goToNode(target.dataset.node);
     return;
   }
   const action = target.dataset.action;
@@ -246,7 +320,7 @@ document.addEventListener("click", (event) => {
     state.orientation = otherSide(state.orientation);
     show();
   } else if (action === "restore" && state.record) {
-    loadLine({ variant: state.variant, rules: state.rules, fen: state.record.fen, moves: state.record.moves, tags: state.tags });
+    restore();
   } else if (["first", "prev", "next", "last"].includes(action)) {
     goTo(action);
   }

@@ -9,13 +9,13 @@ import { onLanguage, setupChrome } from "../site/chrome.js";
 import { html, render } from "../lib/html.js";
 import { getLang } from "../i18n/i18n.js";
 import { goToGame } from "../site/site.js";
+import { challengeTerms } from "../site/challengenotice.js";
 
 const WORDS = {
   en: {
     heading: "Challenge",
     open: "Open challenge: the first two people to open its link play each other.",
     from: (a, b) => `${a} challenges ${b}`,
-    unlimited: "no clock",
     accept: "Accept",
     decline: "Decline",
     cancel: "Cancel the challenge",
@@ -27,13 +27,14 @@ const WORDS = {
     expired: "This challenge expired: nobody answered it in time.",
     missing: "There is no such challenge.",
     failed: (error) => `Something went wrong: ${error}`,
+    needsAccount: "This challenge is rated: only accounts can play it. Log in or sign up:",
+    account: "Account",
     lobby: "Go to the lobby",
   },
   fr: {
     heading: "Défi",
     open: "Défi ouvert : les deux premières personnes qui ouvrent son lien jouent l'une contre l'autre.",
     from: (a, b) => `${a} défie ${b}`,
-    unlimited: "sans pendule",
     accept: "Accepter",
     decline: "Refuser",
     cancel: "Annuler le défi",
@@ -45,6 +46,8 @@ const WORDS = {
     expired: "Ce défi a expiré : personne n'y a répondu à temps.",
     missing: "Ce défi n'existe pas.",
     failed: (error) => `Une erreur est survenue : ${error}`,
+    needsAccount: "Ce défi est classé : seuls les comptes peuvent le jouer. Connectez-vous ou inscrivez-vous :",
+    account: "Compte",
     lobby: "Aller au salon",
   },
 };
@@ -65,10 +68,8 @@ function words() {
 
 function terms(c) {
   const w = words();
-  const tc = c.timeControl;
-  const clock = tc.type === "clock" ? tc.show : w.unlimited;
   const who = c.open ? w.open : w.from(c.challenger ? c.challenger.name : "?", c.destUser.name);
-  return html`${c.variant.name} · ${clock} — ${who}`;
+  return html`${challengeTerms(c)} — ${who}`;
 }
 
 function draw() {
@@ -76,6 +77,12 @@ function draw() {
   // An open challenge's name (lichess's label) is its heading; plain text, never markup.
   $("heading").textContent = challenge && challenge.name ? challenge.name : w.heading;
   const lobby = html`<a href="/">${w.lobby}</a>`;
+  if (failure && failure.code === "challenge.rated_needs_account") {
+    if (challenge) render($("terms"), terms(challenge));
+    render($("message"), html`${w.needsAccount} <a href="/account">${w.account}</a>`);
+    render($("actions"), html``);
+    return;
+  }
   if (failure) {
     const text = failure.code === "challenge.not_found" ? w.missing : w.failed(failure.message);
     render($("message"), html`${text} ${lobby}`);
@@ -151,6 +158,7 @@ async function main() {
   try {
     me = await api.me();
     const found = await request(path("/show"));
+    challenge = found; // its terms stay shown if taking a seat is refused
     if (found.open && found.status === "created") {
       const seat = color === "white" || color === "black" ? `?color=${color}` : "";
       show((await request(path(`/accept${seat}`), { method: "POST" })).challenge);

@@ -26,6 +26,7 @@ import { otherSide } from "../lib/variant.js";
 import { connectionText, moveSentence, resultText } from "../i18n/words.js";
 import { origin, slide } from "../board/animate.js";
 import { captureMarks } from "../board/lastmove.js";
+import { GamePhaseHint } from "../game/phasehint.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -52,6 +53,8 @@ const page = {
 };
 
 const view = new GameView(page);
+// The stone games' phase line and notes.
+const hint = new GamePhaseHint($("status"), { seat: mySeat, myTurn });
 let socket = null;
 const chat = new ChatPanel($("chat"), { send: (message) => Boolean(socket && socket.send(message)) });
 
@@ -113,12 +116,17 @@ function onMessage(data) {
       if (page.game.status !== "started") page.premove.clear();
       page.awaiting = false;
       page.choice.clear();
+      const note = hint.moved(page, before, data.move, mover);
       update();
       slide(document, parseMove(data.move), from);
-      announceMove(before, data.move, mover);
+      announceMove(before, data.move, mover, note);
       playPremove();
       break;
     }
+    case "drawDeclined":
+      // Told to the offer's maker: the decliner knows, a spectator sees the offer gone.
+      if (mySeat(page) && data.by !== mySeat(page)) tellDeclined();
+      break;
     case "chat":
       chat.line(data);
       break;
@@ -172,21 +180,22 @@ function playMoveSound(before, data) {
 }
 
 // ---- read aloud (the live region: board/setup.js) ----------------------------------------
-function announceMove(before, text, mover) {
+function announceMove(before, text, mover, note = "") {
   const game = page.game;
   let sentence = moveSentence(page.variant, before, text, mover, page.pieceSet);
   if (game.check && !game.result) sentence += `. ${t("status.check")}`;
   if (game.result) {
-    sentence += `. ${resultText(game)}`;
+    sentence += `. ${resultText(game, { seat: mySeat(page), variant: page.variant })}`;
     page.announcedEnd = game.id;
   }
+  if (note) sentence += `. ${note}`;
   announce(sentence);
 }
 
 function announceEnd() {
   if (page.announcedEnd === page.game.id) return;
   page.announcedEnd = page.game.id;
-  announce(resultText(page.game));
+  announce(resultText(page.game, { seat: mySeat(page), variant: page.variant }));
 }
 
 let connectionStatus = "connecting";
@@ -201,6 +210,11 @@ function onStatus(status) {
     $("title").textContent = t("game.noSuch");
     render($("status"), html`${t("game.noSuchText")} <a href="/">${t("game.backToLobby")}</a>`);
   }
+}
+
+function tellDeclined() {
+  showError(t("draw.declined"));
+  announce(t("draw.declined"));
 }
 
 function showError(message) {
@@ -219,7 +233,7 @@ function setup() {
   if (page.orientation === null || !page.flipped) {
     page.orientation = seat || "first";
   }
-  if (!page.board) setUpBoard(page, page.variant, game.rules, onMove);
+  if (!page.board) setUpBoard(page, page.variant, game.rules, onMove, (o, sq) => hint.refused(page, o, sq));
   view.title();
 }
 
@@ -234,7 +248,10 @@ function onMove(origin, target) {
   if (!myTurn(page) || page.awaiting) return;
   // Several moves: the player chooses the stone to remove, or whether to promote.
   const candidates = candidatesFor(page.game.legalMoves, origin, target);
-  if (page.choice.offer(candidates, target, page.board) === "pick") view.status();
+  if (page.choice.offer(candidates, target, page.board) === "pick") {
+    view.status();
+    hint.draw(page);
+  }
 }
 
 function send(text) {
@@ -289,9 +306,10 @@ function update() {
     dests,
     selectable: interactive || (premoving && !page.premove.queued) ? mySeat(page) : null,
     check: live ? checkSquare(page.variant, game) : null, // known for the live position only
-    marks: live ? captureMarks(game, page.premove.marks()) : {},
+    marks: live ? hint.marks(page, captureMarks(game, page.premove.marks())) : {},
   });
   view.draw(shown);
+  hint.draw(page);
 }
 
 document.addEventListener("change", (event) => {

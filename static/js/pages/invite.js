@@ -25,6 +25,9 @@ function showFailure() {
       ? html`<a href="/game/${encodeURIComponent(id)}">${t("invite.watch")}</a>`
       : html`<a href="/">${t("invite.findIt")}</a>`;
     render(message, html`${t("invite.taken")} ${watch}`);
+  } else if (err.code === "game.rated_needs_account") {
+    // A rated game's seat is an account's: say so, and where to log in or sign up.
+    render(message, html`${errorText(err)} <a href="/account">${t("nav.account")}</a>`);
   } else {
     render(
       message,

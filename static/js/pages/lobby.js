@@ -1,6 +1,7 @@
 // The lobby: choose a game (its board, a line about it, its rules), create a game (an
-// account's with a rating range), see open public games (join, or cancel one's own) and live
-// games (watch, or resume one's own), live and filtered by game; or play a computer opponent.
+// account's rated or casual, with a rating range), see open public games (join, or cancel
+// one's own) and live games (watch, or resume one's own), live and filtered by game; or play
+// a computer opponent.
 
 import { api, request } from "../site/api.js";
 import { Board } from "../board/board.js";
@@ -13,7 +14,7 @@ import { renderFilter, renderLive, renderOpen } from "../lobby/lobbyview.js";
 import { PoolGrid } from "../lobby/pools.js";
 import { goToGame } from "../site/site.js";
 import { Socket } from "../site/socket.js";
-import { readTimeControl, showTimeFields } from "../lobby/timecontrol.js";
+import { offerRated, readTimeControl, showTimeFields } from "../lobby/timecontrol.js";
 import {
   optionAbout, optionLabel, optionValueLabel, variantBlurb, variantName,
 } from "../lib/variant.js";
@@ -126,6 +127,7 @@ function choices() {
     ...time,
     color: form.elements.color.value,
     public: form.elements.public.checked,
+    rated: form.elements.rated.checked, // any clock; an account's only (offerRated)
   };
   if (me && me.username && chosen.public) {
     const range = rangeText(form.elements.rangeLow.value, form.elements.rangeHigh.value);
@@ -258,6 +260,7 @@ async function main() {
     return;
   }
   $("me").textContent = t("lobby.you", { name: shownName(me.name) });
+  offerRated(form, me);
   if (me.username) {
     $("range-fields").hidden = false; // a range is for accounts' seeks
     try {

@@ -1,7 +1,8 @@
-// A player's profile (/@/{username}): ratings per game (provisional marked "?"), a rating
-// history chart per game (chart.js, with its numbers as a table), the game counts and the
-// recent games with their rating changes. Every number comes from the public API:
-// GET /api/user/{username}, /rating-history and /api/games/user/{username}.
+// A player's profile (/@/{username}): a form to challenge them (challengeform.js), ratings
+// per game (provisional marked "?"), a rating history chart per game (chart.js, with its
+// numbers as a table), the game counts and the recent games with their rating changes.
+// Every number comes from the public API: GET /api/user/{username}, /rating-history and
+// /api/games/user/{username}.
 
 import { ApiError, api, request, requestLines } from "../site/api.js";
 import { dayText, pointDate, ratingChart, ratingTable } from "../players/chart.js";
@@ -11,6 +12,7 @@ import { html, render } from "../lib/html.js";
 import { errorText, getLang, t } from "../i18n/i18n.js";
 import { diffClass, diffText, ratingMark } from "../players/ratings.js";
 import { variantName } from "../lib/variant.js";
+import { ChallengeForm } from "../players/challengeform.js";
 
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -18,6 +20,10 @@ const RECENT = 20;
 
 // What was read, kept to draw the page again in the other language.
 const data = { user: null, history: [], games: [], variants: [], missing: false };
+// Whether they are online or playing, and whether the viewer follows them
+// (GET /api/rel/status/{username}; docs/decisions/relations.md): the dot and the Follow button.
+let relation = null;
+let challengeForm = null; // the form that challenges this player (not on one's own profile)
 
 function say(text) {
   $("message").textContent = text;
@@ -38,7 +44,7 @@ function drawMissing() {
 function drawAbout(user) {
   const date = new Intl.DateTimeFormat(getLang(), { dateStyle: "long" }).format(new Date(user.createdAt));
   const title = user.title ? html` <span class="bot-title">${user.title}</span>` : "";
-  render($("name"), html`${user.username}${title}`);
+  render($("name"), html`${user.username}${title}${onlineDot()}`);
   document.title = t("title.profile", { name: user.username });
   const count = user.count;
   render(
@@ -46,8 +52,46 @@ function drawAbout(user) {
     html`${user.title === "BOT" ? html`<p>${t("profile.bot")}</p>` : ""}
       <p class="note">${t("profile.since", { date })}</p>
       <p id="record">${t("profile.record", count)}</p>
+      ${followButton()}
       ${user.playing ? html`<p><a href="${user.playing}">${t("profile.playingNow")}</a></p>` : ""}`,
   );
+}
+
+function onlineDot() {
+  if (!relation) return "";
+  const words = t(relation.online ? "relation.online" : "relation.offline");
+  return html` <span id="online-dot" class="dot${relation.online ? " online" : ""}"
+    data-online="${String(relation.online)}" role="img" aria-label="${words}" title="${words}"></span>`;
+}
+
+// For an account looking at another's profile only (the status says "following" then).
+function followButton() {
+  if (!relation || typeof relation.following !== "boolean") return "";
+  return html`<p class="relation"><button type="button" id="follow-button"
+    data-following="${String(relation.following)}">${t(relation.following ? "relation.unfollow" : "relation.follow")}</button></p>`;
+}
+
+async function toggleFollow() {
+  const verb = relation.following ? "unfollow" : "follow";
+  $("follow-button").disabled = true; // one change at a time: a second click waits for it
+  try {
+    await request(`/api/rel/${verb}/${encodeURIComponent(relation.username)}`, { method: "POST" });
+    relation.following = !relation.following;
+    say("");
+  } catch (err) {
+    say(t("relation.cannot", { error: errorText(err) }));
+  }
+  drawAbout(data.user);
+  $("follow-button").focus(); // drawn anew: the keyboard stays on it
+}
+
+async function loadRelation() {
+  try {
+    relation = await request(`/api/rel/status/${encodeURIComponent(username)}`);
+  } catch {
+    return; // no dot and no button: the rest of the profile stands
+  }
+  if (data.user) drawAbout(data.user);
 }
 
 function drawRatings(user) {
@@ -133,6 +177,7 @@ function draw() {
   drawRatings(data.user);
   drawHistory();
   drawRecent();
+  if (challengeForm) challengeForm.render();
   $("profile").hidden = false;
 }
 
@@ -147,6 +192,8 @@ async function load() {
     draw();
     return;
   }
+  challengeForm = new ChallengeForm($("challenge-section"), { user: data.user, variants: data.variants });
+  challengeForm.load();
   try {
     [data.history, data.games] = await Promise.all([
       request(`/api/user/${name}/rating-history`),
@@ -159,5 +206,9 @@ async function load() {
 }
 
 setupChrome();
+$("about").addEventListener("click", (event) => {
+  if (event.target.closest("#follow-button")) toggleFollow();
+});
+loadRelation();
 onLanguage(draw);
 load();

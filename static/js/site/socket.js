@@ -1,5 +1,9 @@
 // WebSockets that reconnect with backoff. The server sends the full state on every
 // (re)connect, so nothing is replayed: a reconnected page simply starts over from it.
+// Every page's socket also carries the challenges to and from its player
+// (challengenotice.js), whatever the page.
+
+import { challengeNotice, readWaitingChallenges } from "./challengenotice.js";
 
 const PING_MS = 25_000; // keeps idle connections open through proxies
 const MAX_BACKOFF_MS = 10_000;
@@ -35,6 +39,7 @@ export class Socket {
     ws.addEventListener("open", () => {
       this.attempts = 0;
       this.setStatus("open");
+      readWaitingChallenges();
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
     });
@@ -45,6 +50,7 @@ export class Socket {
       } catch {
         return;
       }
+      if (challengeNotice(data)) return;
       this.handle(data);
     });
     ws.addEventListener("close", (event) => {

@@ -172,6 +172,31 @@ def test_a_declined_offer_is_cleared(alice: Player, bob: Player):
     assert game_of(alice, game_id)["drawOffer"] is None
 
 
+def test_the_offerer_is_told_that_the_offer_was_declined(alice: Player, bob: Player, carol: Player):
+    game_id = started_game(alice, bob)
+    with sockets(game_id, alice, bob, carol) as (a, b, c):
+        send(b, type="draw", action="offer")
+        states(a, b, c)
+        send(a, type="draw", action="decline")
+        for ws in (a, b, c):
+            assert receive(ws, "state")["game"]["drawOffer"] is None
+            # Right after the state: who declined, at which ply.
+            assert ws.receive_json() == {"type": "drawDeclined", "ply": 0, "by": "first"}
+
+
+def test_a_move_that_declines_an_offer_tells_its_maker(alice: Player, bob: Player):
+    game_id = started_game(alice, bob)
+    with sockets(game_id, alice, bob) as (a, b):
+        send(a, type="draw", action="offer")
+        states(a, b)
+        play((a, b), ["b2b3"])
+        # first's own move left the offer standing: nothing declined
+        assert [m["type"] for m in until_pong(a)] == ["pong"]
+        send(b, type="move", move="b4b3", ply=1)
+        assert receive(a, "move")["drawOffer"] is None
+        assert a.receive_json() == {"type": "drawDeclined", "ply": 2, "by": "second"}
+
+
 def test_accepting_or_declining_without_an_offer(alice: Player, bob: Player):
     game_id = started_game(alice, bob)
     with sockets(game_id, alice, bob) as (a, b):

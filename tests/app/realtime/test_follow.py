@@ -135,7 +135,7 @@ def test_one_hub_listener_per_identity_not_per_socket():
 
     async def scenario() -> None:
         channel = player_channel("p1")
-        with followers.follow("p1", sender("lobby"), lambda n: n.game_id):
+        with followers.follow("p1", sender("lobby"), lambda n: getattr(n, "game_id", None)):
             with followers.follow("p1", sender("game"), lambda n: None):  # shows that game
                 assert hub.listeners(channel) == 1
                 assert followers.following("p1") == 2

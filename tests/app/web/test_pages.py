@@ -35,9 +35,10 @@ PAGES = {
     "/games": "games.html",
     "/analysis": "analysis.html",
 }
-# Pages served only for some addresses (the profile of an account): their files are checked
-# with the others'; their routes in tests/app/web/test_player_pages.py.
-MORE_PAGES = ["profile.html"]
+# Pages served only for some addresses (the profile of an account, the page of an address
+# that does not exist): their files are checked with the others'; their routes in
+# tests/app/web/test_player_pages.py and test_not_found.py.
+MORE_PAGES = ["profile.html", "404.html"]
 TYPES = {".js": "javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 # What a page loads: <script src>, <link href>; what a module imports: from "./x.js" or
 # "../board/x.js" (relative to the module's own address).
