@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from tests.browser.accounts import sign_in
 from tests.browser.helpers import wait_for_ply, wait_started
 from tests.server import Server, running
 
@@ -48,10 +49,12 @@ def _until(condition, what: str, seconds: float) -> None:
         time.sleep(0.1)  # polling another process, not making time pass
 
 
-def play_the_computer(page) -> str:
-    """From the lobby, a no-clock dobutsu game as first against LEVEL; its id, once the bot
-    has answered the first move."""
+def play_the_computer(page, rated: bool = False) -> str:
+    """From the lobby, a no-clock dobutsu game as first against LEVEL (rated: the form's box
+    ticked); its id, once the bot has answered the first move."""
     page.goto("/?game=dobutsu")
+    if rated:
+        page.locator('input[name="rated"]').check()
     page.locator('input[name="clock"][value="none"]').check()
     page.locator('input[name="color"][value="first"]').check()
     button = page.locator(BUTTON)
@@ -100,3 +103,23 @@ def test_a_leaver_frees_the_computer_for_the_next_visitor(server: Server, new_co
     # The next visitor plays that level.
     second_game = play_the_computer(nxt)
     assert second_game != game_id
+
+
+def test_an_account_plays_the_computer_rated_from_the_lobby(server: Server, new_context) -> None:
+    context = new_context()
+    username = sign_in(context, server.base, "rated")
+    game_id = play_the_computer(context.new_page(), rated=True)
+    game = httpx.get(f"{server.base}/api/games/{game_id}", timeout=10).json()["game"]
+    assert game["rated"] is True
+    page = context.pages[0]
+    resign = page.locator('[data-action="resign"]')
+    resign.click()  # the end changes both ratings
+    resign.click()  # (a second click confirms)
+
+    def rated_once() -> bool:
+        perfs = httpx.get(f"{server.base}/api/user/{username}", timeout=10).json()["perfs"]
+        return bool(perfs.get("dobutsu", {}).get("games") == 1)
+
+    _until(rated_once, "the player's rating counts the game", 15)
+    bot = httpx.get(f"{server.base}/api/user/{LEVEL}", timeout=10).json()["perfs"]["dobutsu"]
+    assert bot["games"] >= 1 and bot["rating"] > 1500

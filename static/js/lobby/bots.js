@@ -26,7 +26,7 @@ function strengthOrder(a, b) {
 }
 
 export class BotPanel {
-  // choices(): the lobby form's {variant, rules, clock, color} or null; selected(): its game.
+  // choices(): the lobby form's {variant, rules, clock, color, rated} or null; selected(): its game.
   constructor(section, { variants, choices, selected }) {
     this.section = section;
     this.list = section.querySelector("#bot-list");
@@ -147,6 +147,7 @@ export class BotPanel {
       variant: chosen.variant.id,
       rules: chosen.rules,
       color: COLORS[chosen.color] || "random",
+      rated: Boolean(chosen.rated), // the form's Rated box: an account's only
     };
     Object.assign(body, challengeTime(chosen));
     const pending = { id: null, name: username, timer: null };
