@@ -35,10 +35,22 @@ export function renderMoves(element, { moves, movers = [], fens, variant, pieceS
   );
   const hadFocus = element.contains(document.activeElement);
   render(element, items.length ? html`${items}` : html`<li class="empty">${t("game.noMoves")}</li>`);
-  // Keep the shown move in sight (the newest while following the game live).
   const marked = element.querySelector(".mv.current");
   if (hadFocus && marked) marked.focus({ preventScroll: true });
-  if (!marked || shown === moves.length) element.scrollTop = element.scrollHeight;
+  keepShownInSight(element);
+  // The list's box follows the window's size (site.css): the shown move stays in sight.
+  if (!resized.has(element)) {
+    resized.add(element);
+    new ResizeObserver(() => keepShownInSight(element)).observe(element);
+  }
+}
+
+const resized = new WeakSet();
+
+// Keep the shown move in sight (the newest while following the game live).
+function keepShownInSight(element) {
+  const marked = element.querySelector(".mv.current");
+  if (!marked || marked.classList.contains("last")) element.scrollTop = element.scrollHeight;
   else if (marked.offsetTop < element.scrollTop
       || marked.offsetTop + marked.offsetHeight > element.scrollTop + element.clientHeight) {
     element.scrollTop = marked.offsetTop - element.clientHeight / 2;

@@ -1,7 +1,7 @@
-// The header every page shares: the links (rules, account) and the EN/FR switch. The
-// switch remembers the choice (i18n.js) and asks the page to draw itself again. Every page
-// also follows its player to a new game (site.js): a page without a socket of its own (the
-// lobby's, a game's) opens the site socket for that.
+// The header every page shares: the links (rules, account), the menu button that shows them
+// on a phone, and the EN/FR switch. The switch remembers the choice (i18n.js) and asks the
+// page to draw itself again. Every page also follows its player to a new game (site.js): a
+// page without a socket of its own (the lobby's, a game's) opens the site socket for that.
 
 import { html, render } from "../lib/html.js";
 import { LANGS, LANG_NAMES, getLang, setLang, translatePage } from "../i18n/i18n.js";
@@ -36,6 +36,24 @@ function markCurrentLink() {
 }
 
 // `ownSocket`: the page has a socket that says gameStart itself (the lobby, a game page).
+// On a phone the links hide behind a button (site.css): it opens and closes them; Escape
+// closes them and gives the focus back to the button.
+function setupMenu() {
+  const header = document.querySelector("header.site");
+  const button = header && header.querySelector(".menu-button");
+  if (!button) return;
+  const show = (open) => {
+    header.classList.toggle("menu-open", open);
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+  };
+  button.addEventListener("click", () => show(!header.classList.contains("menu-open")));
+  header.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !header.classList.contains("menu-open")) return;
+    show(false);
+    button.focus();
+  });
+}
+
 export function setupChrome({ ownSocket = false } = {}) {
   if (!ownSocket) openSiteSocket();
   const box = document.querySelector("header.site .lang-switch");
@@ -43,6 +61,7 @@ export function setupChrome({ ownSocket = false } = {}) {
   markCurrentLink();
   if (!box) return;
   drawSwitch(box);
+  setupMenu();
   box.addEventListener("click", (event) => {
     const button = event.target.closest("[data-lang]");
     if (!button || button.dataset.lang === getLang()) return;
