@@ -1,4 +1,5 @@
-"""Entry points: ``python -m app migrate`` and ``python -m app serve [--host H] [--port P]``."""
+"""Entry points: ``python -m app migrate``, ``python -m app serve [--host H] [--port P]``,
+``python -m app moderators add|remove USERNAME`` / ``python -m app moderators list``."""
 
 from __future__ import annotations
 
@@ -64,12 +65,19 @@ def main(argv: list[str] | None = None) -> None:
     serve = sub.add_parser("serve", help="migrate, then serve with uvicorn")
     serve.add_argument("--host", default=None, help="default: KODAMA_HOST or 127.0.0.1")
     serve.add_argument("--port", type=int, default=None, help="default: KODAMA_PORT or 8000")
+    mods = sub.add_parser("moderators", help="name the moderators: add, remove or list them")
+    mods.add_argument("action", choices=("add", "remove", "list"))
+    mods.add_argument("username", nargs="?", default=None, help="the account (add, remove)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         check_secret_key()
         warn_of_a_weak_password_cost()
     migrate()
+    if args.command == "moderators":
+        from app.moderation import cli  # noqa: PLC0415
+
+        sys.exit(cli.run(args.action, args.username, get_settings().resolved_database_url))
     if args.command == "serve":
         import uvicorn  # noqa: PLC0415
         from uvicorn.config import STARTUP_FAILURE  # noqa: PLC0415

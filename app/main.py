@@ -16,6 +16,7 @@ from fastapi import FastAPI
 
 from app.accounts import wiring as accounts_wiring
 from app.accounts.stats import PlayerCounts
+from app.analysis import wiring as analysis_wiring
 from app.botapi import wiring as botapi_wiring
 from app.builtin import wiring as builtin_wiring
 from app.builtin.service import BuiltinBots
@@ -38,6 +39,7 @@ from app.http.visitor import VisitorIdentity
 from app.limits import wiring as limits_wiring
 from app.lobby import wiring as lobby_wiring
 from app.matchmaking import wiring as matchmaking_wiring
+from app.moderation import wiring as moderation_wiring
 from app.outbox import wiring as outbox_wiring
 from app.outbox.consumer import OutboxConsumer
 from app.ratings import wiring as ratings_wiring
@@ -45,6 +47,8 @@ from app.ratings.announce import RatingsAnnouncer
 from app.realtime import wiring as realtime_wiring
 from app.relations import wiring as relations_wiring
 from app.rematch import wiring as rematch_wiring
+from app.tournaments import wiring as tournaments_wiring
+from app.tv import wiring as tv_wiring
 
 log = logging.getLogger(__name__)
 
@@ -85,14 +89,20 @@ async def wire(settings: Settings, clock: Clock, identities: Identities, running
     realtime = await realtime_wiring.wire(settings, clock, db, running)
     games = games_wiring.wire(settings, clock, db, realtime, running)
     ratings = ratings_wiring.wire(db, realtime)
+    arenas = tournaments_wiring.wire(clock, db, games)
     outbox = outbox_wiring.wire(
-        clock, db, games.service, [PlayerCounts(is_postgres=db.is_postgres), ratings.consumer]
+        clock,
+        db,
+        games.service,
+        [PlayerCounts(is_postgres=db.is_postgres), ratings.consumer, arenas.results],
     )
     accounts = accounts_wiring.wire(settings, clock, db)
     challenges = challenges_wiring.wire(settings, clock, db, games.service, accounts, realtime)
     lobby = lobby_wiring.wire(settings, clock, games.service, realtime)
     limits = limits_wiring.wire(settings, clock, games.service)
     botapi = botapi_wiring.wire(clock, games.service, realtime, running)
+    relations = relations_wiring.wire(settings, clock, db)
+    chat = chat_wiring.wire(settings, clock, db, realtime, relations.blocks.blocked_by)
     services = Services(
         settings=settings,
         hub=realtime.hub,
@@ -102,6 +112,7 @@ async def wire(settings: Settings, clock: Clock, identities: Identities, running
         timekeeper=games.timekeeper,
         lobby=lobby.feed,
         accounts=accounts,
+        account_control=accounts_wiring.control(settings, clock, accounts, running),
         challenges=challenges,
         game_events=botapi.game_events,
         game_starts=realtime.game_starts,
@@ -112,11 +123,15 @@ async def wire(settings: Settings, clock: Clock, identities: Identities, running
         limits=limits.api,
         sockets=limits.sockets,
         open_games=limits.open_games,
-        chat=chat_wiring.wire(settings, clock, db, realtime),
+        chat=chat,
         crowd=realtime.crowd,
         pools=matchmaking_wiring.wire(settings, clock, db, games.service, realtime),
         rematches=rematch_wiring.wire(settings, clock, games.service, challenges, realtime),
-        relations=relations_wiring.wire(settings, clock, db),
+        relations=relations,
+        moderation=moderation_wiring.wire(clock, db, chat),
+        analysis=analysis_wiring.wire(settings, clock),
+        tv=tv_wiring.wire(games.service, realtime),
+        tournaments=arenas.service,
     )
     # the lobby's sockets hear quick pairing's waiting counts as they change
     services.pools.count_listeners.append(lobby.feed.pools_changed)
@@ -151,6 +166,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 services.seeks,
                 services.pools,
                 services.rematches,
+                services.analysis,
+                services.tv,
+                services.tournaments,
             ):
                 await running.start(service)
             if wired.builtin is not None:

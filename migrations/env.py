@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection
 from app.core.config import get_settings
 from app.db.engine import make_engine
 from app.db.models import Base
+from app.tournaments import tables as _tournament_tables  # noqa: F401  (its tables on Base)
 
 target_metadata = Base.metadata
 

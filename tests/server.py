@@ -33,6 +33,7 @@ CHEAP_HASHING = {
     "KODAMA_ARGON2_PARALLELISM": "1",
 }
 
+NO_NEW_ACCOUNT_PACE = {"KODAMA_CHAT_NEW_ACCOUNT_HOURS": "0", "KODAMA_CHAT_NEW_ACCOUNT_GAMES": "0"}
 
 # uvicorn's words when its port is taken (it logs them and the server exits).
 PORT_IN_USE = "address already in use"
@@ -45,7 +46,9 @@ class Server:
         # (tests/app/accounts_and_streams.py cheap_hashing): the default costs ~0.2 s of CPU a
         # hash or check, and the servers of one run of tests/app logged 71 registrations, 36
         # log-ins and 54 tokens made with a password.
-        self.env = {"KODAMA_BUILTIN_BOTS": "false", **CHEAP_HASHING, **env}
+        # A new account's slower chat pace (app/chat/safety.py) is off too, as in the
+        # in-process tests (tests/app/conftest.py make_settings): every test's accounts are new.
+        self.env = {"KODAMA_BUILTIN_BOTS": "false", **CHEAP_HASHING, **NO_NEW_ACCOUNT_PACE, **env}
         self.port = free_port()
         self.log = tmp_path / "server.log"
         self.proc: Forked | None = None

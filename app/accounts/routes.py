@@ -45,7 +45,10 @@ class TokenIn(BaseModel):
     )
     password: str | None = Field(default=None, max_length=1000)
     description: str = Field(default="", description=f"at most {MAX_DESCRIPTION} characters")
-    scopes: list[str] | str = Field(
+    scopes: (
+        Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=20)]
+        | Annotated[str, Field(max_length=200)]
+    ) = Field(
         default_factory=list,
         description=f"any of {', '.join(SCOPES)}: a list, or one string split on , or spaces",
     )
@@ -180,7 +183,11 @@ async def login(
     services.accounts.limits.password.hit(f"password:{client_ip(request)}")
     player = await services.accounts.authenticate(body.username, body.password)
     assert player.username is not None
-    set_identity(response, services, services.identities.account_cookie(player.id, player.username))
+    set_identity(
+        response,
+        services,
+        services.identities.account_cookie(player.id, player.username, player.session_gen),
+    )
     return account_out(player)
 
 

@@ -15,14 +15,17 @@ from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Exists, exists, or_, select, update
+from sqlalchemy import Exists, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.accounts.claim import claim_guest
+from app.accounts.passwords import check_password
+from app.accounts.sessions import SessionGens
 from app.core.errors import ServiceError
 from app.core.time import Clock
 from app.db.models import ApiToken, Game, Player
+from app.limits.api import too_many
 from app.limits.ratelimit import RateLimiter
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{2,20}")
@@ -33,11 +36,16 @@ ANONYMOUS_ID = re.compile(r"[0-9a-f]{16}")
 # Only the server makes accounts with these names (the built-in opponents): nobody can
 # squat "kodama-hard" before the server creates it.
 RESERVED_PREFIX = "kodama"
-MIN_PASSWORD = 8
-MAX_PASSWORD = 256  # argon2 takes any length; a bound keeps a request's cost bounded
 MAX_DESCRIPTION = 100
 SCOPES = ("bot:play", "board:play", "challenge:read", "challenge:write")
 TOKEN_PREFIX = "kdm_"
+# Tokens in use per account: far more than one person's programs need, and a bound on what
+# the account's list of tokens shows.
+MAX_TOKENS = 100
+# Creating tokens, per account (whichever way: password or logged-in browser): 20 at once,
+# then 2 a minute.
+TOKEN_RATE_PER_S = 1 / 30
+TOKEN_BURST = 20
 BOT = "BOT"
 # A token's last use is written at most this often: not one write per bot move.
 LAST_USED_EVERY_MS = 60_000
@@ -68,19 +76,6 @@ def check_username(username: str) -> None:
             "account.username_invalid",
             "a username cannot be 16 hexadecimal digits (the shape of an anonymous player's id)",
         )
-
-
-def check_password(username: str, password: str) -> None:
-    if len(password) < MIN_PASSWORD:
-        raise ServiceError(
-            "account.password_weak", f"a password has at least {MIN_PASSWORD} characters"
-        )
-    if len(password) > MAX_PASSWORD:
-        raise ServiceError(
-            "account.password_invalid", f"a password has at most {MAX_PASSWORD} characters"
-        )
-    if password.lower() == username.lower():
-        raise ServiceError("account.password_weak", "the password cannot be the username")
 
 
 def parse_scopes(values: Iterable[str]) -> frozenset[str]:
@@ -139,13 +134,16 @@ class AccountService:
         self.limits = limits or Limits.default(clock.monotonic)
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
         self._dummy_hash: str | None = None
+        self.token_creations = RateLimiter(TOKEN_RATE_PER_S, TOKEN_BURST, clock.monotonic)
+        # Each account's browser session generation, as the cookies are checked against it.
+        self.session_gens = SessionGens(sessions, clock.monotonic)
 
     # ---- passwords -----------------------------------------------------------------------
-    async def _hash(self, password: str) -> str:
+    async def hash_password(self, password: str) -> str:
         async with self._hashing:
             return await asyncio.to_thread(self.hasher.hash, password)
 
-    async def _verify(self, stored: str, password: str) -> bool:
+    async def verify_password(self, stored: str, password: str) -> bool:
         async with self._hashing:
             try:
                 return await asyncio.to_thread(self.hasher.verify, stored, password)
@@ -173,7 +171,7 @@ class AccountService:
             created_ms=self.now(),
             username=username,
             username_key=username_key(username),
-            password_hash=await self._hash(password),
+            password_hash=await self.hash_password(password),
         )
         moved: list[str] = []
         try:
@@ -206,14 +204,17 @@ class AccountService:
             # Spend the time a real check takes: the answer's delay must not tell whether
             # the username exists.
             if self._dummy_hash is None:
-                self._dummy_hash = await self._hash(secrets.token_urlsafe(16))
-            await self._verify(self._dummy_hash, password)
+                self._dummy_hash = await self.hash_password(secrets.token_urlsafe(16))
+            await self.verify_password(self._dummy_hash, password)
             raise self._bad_credentials()
-        if not await self._verify(player.password_hash, password):
+        if not await self.verify_password(player.password_hash, password):
             raise self._bad_credentials()
+        if player.closed_ms is not None:
+            # Only to whoever knows the password: that the username exists is public.
+            raise ServiceError("account.closed", "this account is closed", 403)
         if self.hasher.check_needs_rehash(player.password_hash):
             # The hashing parameters were raised since: store the stronger hash now.
-            new_hash = await self._hash(password)
+            new_hash = await self.hash_password(password)
             async with self.sessions() as session, session.begin():
                 await session.execute(
                     update(Player).where(Player.id == player.id).values(password_hash=new_hash)
@@ -277,11 +278,13 @@ class AccountService:
             )
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         async with self.sessions() as session, session.begin():
-            player = await session.get(Player, player_id)
+            # (locked on PostgreSQL: two creations at once cannot both take the last place)
+            player = await session.get(Player, player_id, with_for_update=True)
             if player is None or player.username is None:
                 raise ServiceError(
                     "account.required", "only a registered account can have API tokens", 401
                 )
+            await self._room_for_a_token(session, player_id)
             entry = ApiToken(
                 id=secrets.token_hex(8),
                 player_id=player_id,
@@ -293,6 +296,29 @@ class AccountService:
             session.add(entry)
         return token, entry
 
+    async def _room_for_a_token(self, session: AsyncSession, player_id: str) -> None:
+        """409 ``token.too_many`` at MAX_TOKENS tokens in use; 429 ``ratelimit`` (key
+        ``token``) past the account's budget of creations."""
+        live = await session.scalar(
+            select(func.count())
+            .select_from(ApiToken)
+            .where(ApiToken.player_id == player_id, ApiToken.revoked_ms.is_(None))
+        )
+        if (live or 0) >= MAX_TOKENS:
+            raise ServiceError(
+                "token.too_many",
+                f"an account has at most {MAX_TOKENS} tokens in use: revoke one first",
+                409,
+                max=MAX_TOKENS,
+            )
+        try:
+            self.token_creations.hit(player_id)
+        except ServiceError as exc:
+            # (the same refusal, keyed by the kind of request, never by the account)
+            info = exc.extra.get("ratelimit")
+            seconds = info.get("seconds", 1) if isinstance(info, dict) else 1
+            raise too_many("token", "too many tokens created for this account", seconds) from None
+
     async def check_token(self, token: str) -> TokenOwner | None:
         """The token's account and scopes; None if unknown, revoked or malformed."""
         if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
@@ -302,7 +328,11 @@ class AccountService:
             stmt = (
                 select(ApiToken, Player)
                 .join(Player, Player.id == ApiToken.player_id)
-                .where(ApiToken.token_hash == token_hash(token), ApiToken.revoked_ms.is_(None))
+                .where(
+                    ApiToken.token_hash == token_hash(token),
+                    ApiToken.revoked_ms.is_(None),
+                    Player.closed_ms.is_(None),
+                )
             )
             row = (await session.execute(stmt)).one_or_none()
             if row is None:
@@ -351,7 +381,11 @@ class AccountService:
             stmt = (
                 select(ApiToken, Player)
                 .join(Player, Player.id == ApiToken.player_id)
-                .where(ApiToken.token_hash.in_(hashes), ApiToken.revoked_ms.is_(None))
+                .where(
+                    ApiToken.token_hash.in_(hashes),
+                    ApiToken.revoked_ms.is_(None),
+                    Player.closed_ms.is_(None),
+                )
             )
             for entry, player in (await session.execute(stmt)).all():
                 found[hashes[entry.token_hash]] = TokenOwner(

@@ -59,6 +59,7 @@ class UserOut(BaseModel):
         default=None, description="GET /api/user/{username} only: a rating per game played rated"
     )
     count: CountOut | None = Field(default=None, description="GET /api/user/{username} only")
+    disabled: bool | None = Field(default=None, description="true: the account is closed")
 
 
 class NowPlayingOut(BaseModel):
@@ -93,6 +94,8 @@ def user_json(player: Player) -> dict[str, Any]:
     }
     if player.title:
         data["title"] = player.title
+    if player.closed_ms is not None:
+        data["disabled"] = True  # lichess's word for a closed account
     return data
 
 

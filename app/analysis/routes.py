@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from app.analysis import positions as analysis
+from app.http.auth import client_ip
+from app.http.deps import ServicesDep, get_identity
 from app.http.responses import errors
-from app.http.schemas import BROWSER_BODY
+from app.http.schemas import BROWSER_BODY, Rules, Variant
 from app.web.assets import STATIC
 
 router = APIRouter(prefix="/api", tags=["analysis"])
@@ -23,8 +25,8 @@ MoveText = Annotated[str, Field(min_length=1, max_length=20)]
 
 class AnalysisIn(BaseModel):
     model_config = BROWSER_BODY
-    variant: str = Field(description="a game id (GET /api/variants lists the games)")
-    rules: dict[str, str] = Field(
+    variant: Variant = Field(description="a game id (GET /api/variants lists the games)")
+    rules: Rules = Field(
         default_factory=dict, description="rule options; omitted ones take their defaults"
     )
     fen: str | None = Field(
@@ -64,18 +66,22 @@ class AnalysisOut(BaseModel):
 @router.post(
     "/analysis/moves",
     response_model=AnalysisOut,
-    responses=errors(400, 409, 422),
+    responses=errors(400, 409, 422, 429, 503),
     summary="Replay moves from a position (analysis board; no game is created)",
 )
-async def analysis_moves(body: AnalysisIn) -> AnalysisOut:
+async def analysis_moves(body: AnalysisIn, request: Request, services: ServicesDep) -> Response:
     """The position at the start and after each move, with the legal moves and the result of
     each: what the analysis board shows. A bad game, option or position: 400 with the engine's
     code (``game.unknown``, ``option.invalid``, ``position.invalid``); a bad move adds its
-    ``index`` in ``moves``: ``move.invalid`` 400, ``move.illegal`` 422, ``game.over`` 409."""
-    found = analysis.line(body.variant, body.rules, body.fen, body.moves)
-    return AnalysisOut.model_validate(
-        {"variant": found.variant, "rules": found.rules, "positions": found.positions}
-    )
+    ``index`` in ``moves``: ``move.invalid`` 400, ``move.illegal`` 422, ``game.over`` 409.
+    Replayed in a worker process, never on the server's event loop: too many requests from
+    one visitor or address is 429 ``ratelimit`` (key ``analysis``); every worker and queue
+    place taken is 503 ``analysis.busy``."""
+    workers = services.analysis
+    workers.admit(f"player:{get_identity(request).id}", client_ip(request))
+    # The worker's JSON is the answer as it is: the loop neither validates nor encodes it.
+    content = await workers.line_json(body.variant, body.rules, body.fen, body.moves)
+    return Response(content, media_type="application/json")
 
 
 @page_router.get("/analysis")

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.botapi.models import Strict
+from app.http.schemas import Rules, Variant
 
 
 class ClockIn(Strict):
@@ -32,8 +33,8 @@ FEN_FIELD = Field(
 class GameTermsIn(Strict):
     """What every way of proposing a game shares."""
 
-    variant: str = Field(description="a game id (GET /api/variants lists the games)")
-    rules: dict[str, str] = Field(
+    variant: Variant = Field(description="a game id (GET /api/variants lists the games)")
+    rules: Rules = Field(
         default_factory=dict,
         description="rule options of the game (form: rules.<option>=<value>); omitted ones "
         "take their defaults",
@@ -99,8 +100,8 @@ class OpenChallengeIn(ChallengeIn):
 
 
 class SeekIn(Strict):
-    variant: str = Field(description="a game id")
-    rules: dict[str, str] = Field(default_factory=dict, description="form: rules.<option>=…")
+    variant: Variant = Field(description="a game id")
+    rules: Rules = Field(default_factory=dict, description="form: rules.<option>=…")
     time: float | None = Field(default=None, description="minutes per side (with increment)")
     increment: int = Field(default=0, description="seconds per move")
     byoyomi: int = Field(

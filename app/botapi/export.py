@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response
 
 import engine
 from app.botapi import exports
@@ -29,7 +29,9 @@ from app.http.lists import read_list, text_body
 from app.http.responses import (
     NDJSON,
     PGN,
+    STREAM_REFUSALS,
     TEXT_RECORD,
+    CappedStreamingResponse,
     NDJSONResponse,
     PGNResponse,
     base_url,
@@ -159,6 +161,10 @@ async def stream_game(
 lichess_router = APIRouter(tags=["games"])
 MAX_IDS = 300
 MAX_MINE = 200  # games of /api/me/games at most: one page of the export
+# The latest time a filter may name (epoch ms, the year 287396): every database's BIGINT and
+# every JSON number holds it. Checked before the answer starts: a value the database cannot
+# compare would otherwise cut a stream already begun with 200.
+MAX_EPOCH_MS = 2**53 - 1
 Flag = Annotated[bool, Query(description="lichess's flag: true or false")]
 Pages = AsyncIterator[tuple[Sequence[GameRow], exports.GameContext]]
 
@@ -186,7 +192,7 @@ def multi_game_response(
     )
     if ndjson:
         return NDJSONResponse(content)
-    return StreamingResponse(content, media_type=f"{PGN}; charset=utf-8")
+    return CappedStreamingResponse(content, media_type=f"{PGN}; charset=utf-8")
 
 
 MULTI_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -198,7 +204,8 @@ MULTI_RESPONSES: dict[int | str, dict[str, Any]] = {
             PGN: {"schema": {"type": "string"}},
         },
     },
-    **json_errors(400, 401, 404, 429),
+    **json_errors(400, 401, 404),
+    **STREAM_REFUSALS,
 }
 
 
@@ -245,8 +252,12 @@ async def export_by_player(
     request: Request,
     who: Anyone,
     services: ServicesDep,
-    since: Annotated[int | None, Query(description="created at or after (epoch ms)")] = None,
-    until: Annotated[int | None, Query(description="created at or before (epoch ms)")] = None,
+    since: Annotated[
+        int | None, Query(ge=0, le=MAX_EPOCH_MS, description="created at or after (epoch ms)")
+    ] = None,
+    until: Annotated[
+        int | None, Query(ge=0, le=MAX_EPOCH_MS, description="created at or before (epoch ms)")
+    ] = None,
     max: Annotated[int | None, Query(ge=1, description="at most this many games")] = None,
     vs: Annotated[str | None, Query(description="only against this username")] = None,
     rated: Annotated[

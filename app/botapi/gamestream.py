@@ -15,6 +15,7 @@ from app.db.engine import uncancelled
 from app.db.models import GameRow
 from app.domain.enums import ENDED, GameStatus
 from app.domain.events import ChatPosted
+from app.domain.players import Identity
 from app.games.state import GameState, LiveState
 from app.games.viewer import view
 from app.http.deps import Services
@@ -63,7 +64,11 @@ def _key(live: LiveState) -> tuple[Any, ...]:
 
 
 async def follow(
-    services: Services, game_id: str, side: Side | None, first: FirstLine
+    services: Services,
+    game_id: str,
+    side: Side | None,
+    first: FirstLine,
+    who: Identity | None = None,
 ) -> AsyncIterator[bytes]:
     """A game's lines: ``first(game, state)``, then a ``gameState`` per change, chat lines,
     and for a player (``side``) ``opponentGone``; ends after the game's final state.
@@ -72,7 +77,9 @@ async def follow(
     games = services.games
     keepalive = services.settings.keepalive_seconds
     game = await uncancelled(games.reads.get(game_id))
-    async with view(services, game, None, side) as viewer:
+    # ``who``: the player streaming it, whose chat lines are filtered as theirs
+    # (app/chat/delivery.py); None for a public stream of a game.
+    async with view(services, game, who, side) as viewer:
         # Read once subscribed: no change can fall between the read and the stream.
         game = await viewer.game()
         state = await uncancelled(games.reads.state(game))

@@ -48,7 +48,7 @@ async def player_game_stream(
         context = await exports.context_of(services.games.sessions, [game])
         return game_full(game, state, state["moves"], context.players, context.days(game))
 
-    return NDJSONResponse(follow(services, game_id, side, first))
+    return NDJSONResponse(follow(services, game_id, side, first, who.identity))
 
 
 # ---- the game routes, for /api/bot and /api/board -------------------------------------------
@@ -213,7 +213,9 @@ def game_routes(kind: str, who_dependency: Callable[..., Awaitable[Caller]]) -> 
             ChatOut.model_validate(
                 {"room": r.room, "user": r.username, "text": r.text, "createdAt": r.created_ms}
             )
-            for r in await services.chat.lines(game_id)
+            for r in (await services.chat.delivery.reader(who.identity)).visible(
+                await services.chat.lines(game_id)
+            )
         ]
 
     return router

@@ -28,6 +28,8 @@ class ChallengeService(Protocol):
 
     async def is_account(self, player_id: str) -> bool: ...
 
+    async def not_blocked(self, player_id: str, *others: str | None) -> None: ...
+
     async def get(self, challenge_id: str) -> Challenge: ...
 
     async def identity(self, player_id: str) -> Identity: ...
@@ -55,6 +57,10 @@ async def take_open_seat(
         raise challenges.not_pending(challenge)
     if challenge.rated and not await challenges.is_account(who.id):
         raise needs_account()
+    # Whoever created it, or holds the other seat, may block this player (or be blocked).
+    await challenges.not_blocked(
+        who.id, challenge.challenger_id, challenge.open_white_id, challenge.open_black_id
+    )
     free = [
         c
         for c, holder in (

@@ -71,9 +71,9 @@ async def pair(
         try:
             return await challenges.games.setup.join(who, game_id=game.id)
         except ServiceError as exc:
-            if exc.code != "game.seat_taken":
+            if exc.code not in ("game.seat_taken", "game.blocked"):
                 raise
-            continue  # taken meanwhile by someone else: try the next
+            continue  # taken meanwhile by someone else, or a block between: try the next
     return None
 
 

@@ -33,6 +33,7 @@ from app.games import GameService, Identity
 from app.ratings.reading import at_start
 from app.realtime.hub import LocalHub
 from app.realtime.messages import PlayerLine, player_channel
+from app.relations import blocks
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +146,7 @@ class ChallengeService:
             raise ServiceError("user.not_found", f"no player {username!r}", 404)
         if dest.id == challenger.id:
             raise ServiceError("challenge.self", "you cannot challenge yourself")
+        await self.not_blocked(challenger.id, dest.id)
         await self.require_account(challenger, terms)
         challenge = await self._insert(challenger, dest.id, terms)
         await self.announce(challenge, "challenge", base_url)
@@ -160,6 +162,13 @@ class ChallengeService:
         """A rated game is proposed, and played, by accounts only."""
         if terms.game.rated and not await self.is_account(who.id):
             raise needs_account()
+
+    async def not_blocked(self, player_id: str, *others: str | None) -> None:
+        """Refuse (``403 challenge.blocked``) if one of them blocks the other
+        (app/relations/blocks.py)."""
+        async with self.sessions() as session:
+            if await blocks.between(session, player_id, *others):
+                raise blocks.apart("challenge.blocked")
 
     async def is_account(self, player_id: str) -> bool:
         async with self.sessions() as session:
@@ -235,6 +244,7 @@ class ChallengeService:
             )
         if challenge.status != ChallengeStatus.CREATED:
             raise self.not_pending(challenge)
+        await self.not_blocked(who.id, challenge.challenger_id)  # blocked since it was sent
         final = challenge.color
         if final == "random":
             final = secrets.choice(("white", "black"))

@@ -8,7 +8,8 @@ since it began:
 
 - the cache listens to the game's hub channel from before its read begins, and every
   instance's hub delivers every message of the channel here (app/realtime/hub.py), so a
-  ``ChatPosted`` (or a ``RESYNC``: messages lost) makes what it kept stale;
+  ``ChatPosted``, a ``ChatHidden`` (a moderator hid a line) or a ``RESYNC`` (messages
+  lost) makes what it kept stale;
 - a socket subscribes to its game before it asks: a line told here after that reaches it
   live, and a line told before it made the kept read stale, so the socket gets a new read.
 """
@@ -21,7 +22,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from app.db.models import ChatLine
 from app.domain.enums import ChatRoom
-from app.domain.events import ChatPosted
+from app.domain.events import ChatHidden, ChatPosted
 from app.realtime.hub import LocalHub, Marker
 from app.realtime.messages import game_channel
 
@@ -43,7 +44,8 @@ class _Kept:
         self.reads: dict[Rooms, tuple[int, asyncio.Task[list[ChatLine]]]] = {}
 
     def deliver(self, message: object) -> None:
-        if isinstance(message, ChatPosted | Marker):  # a line, or lost ones (RESYNC)
+        # a line told or hidden, or lost messages (RESYNC)
+        if isinstance(message, ChatPosted | ChatHidden | Marker):
             self.told += 1
 
 

@@ -15,7 +15,7 @@ from app.core.errors import ServiceError
 from app.core.jsontext import json_text
 from app.db.models import ChatLine, GameRow
 from app.domain.enums import ChatRoom
-from app.domain.events import ChatPosted
+from app.domain.events import ChatHidden, ChatPosted
 from app.domain.players import Identity
 from app.games.endings import seat_of
 from app.http.deps import Services
@@ -35,6 +35,11 @@ def chat_text(chat: ChatPosted) -> str:
     return json_text({"type": "chat", "ply": chat.ply, **line})
 
 
+def hidden_text(hidden: ChatHidden) -> str:
+    """A line a moderator hid: ``chatHidden``, for the pages showing it to remove it."""
+    return json_text({"type": "chatHidden", "ply": hidden.ply, "id": hidden.line_id})
+
+
 def _line(row: ChatLine) -> dict[str, Any]:
     return {
         "id": row.id,
@@ -50,6 +55,7 @@ async def history_text(services: Services, game: GameRow, who: Identity | None) 
     seated = who is not None and seat_of(game, who.id) is not None
     rooms = ROOMS if seated else (ChatRoom.SPECTATOR,)
     rows = await services.chat.recent(game.id, rooms)
+    rows = (await services.chat.delivery.reader(who)).visible(rows)
     return json_text({"type": "chatLines", "ply": game.ply, "lines": [_line(r) for r in rows]})
 
 

@@ -8,6 +8,7 @@ import secrets
 import tempfile
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -152,7 +153,24 @@ class Settings(BaseSettings):
     # this many lines in a row, then one more every chat_flood_seconds.
     chat_flood_lines: int = Field(default=5, ge=1)
     chat_flood_seconds: float = Field(default=3.0, gt=0)
+    # A new account (younger than chat_new_account_hours, or with fewer than
+    # chat_new_account_games games played to the end) writes one line every
+    # chat_new_account_seconds at most (app/chat/safety.py).
+    chat_new_account_hours: float = Field(default=24.0, ge=0)
+    chat_new_account_games: int = Field(default=3, ge=0)
+    chat_new_account_seconds: float = Field(default=10.0, gt=0)
+    # Words a chat line may not hold (one per line, # starts a comment): this file instead of
+    # the list shipped in app/chat/blocked_words.txt.
+    chat_blocked_words_file: Path | None = None
     ratelimit_ip_factor: float = 10.0
+    # The analysis board's replays (POST /api/analysis/moves) run in worker processes
+    # (docs/decisions/analysis-workers.md): this many, with at most analysis_queue more
+    # requests waiting (then 503 analysis.busy), and per visitor (per IP: times
+    # ratelimit_ip_factor) this rate of requests.
+    analysis_workers: int = Field(default=1, ge=1)
+    analysis_queue: int = Field(default=8, ge=0)
+    ratelimit_analysis_per_s: float = 2.0
+    ratelimit_analysis_burst: int = 30
 
     # ---- limits on creating things, and on sockets (docs/decisions/creation-limits.md) ----
     # Creating, joining and cancelling games and using invite links (browser API), per
@@ -167,8 +185,12 @@ class Settings(BaseSettings):
     # this many per player, and per IP address (remembered per instance).
     max_open_games: int = 5
     max_open_games_per_ip: int = 30
-    # Open WebSockets (game and lobby sockets together) per IP address, per instance.
+    # Open WebSockets and NDJSON streams (all counted together) per IP address, per instance.
     max_sockets_per_ip: int = 50
+    # New sockets and streams are refused (503 server.busy, or close 1013) while fewer than
+    # this many of the process's file handles (RLIMIT_NOFILE) are left: what page loads,
+    # moves and database connections need (docs/decisions/connection-caps.md).
+    file_handle_reserve: int = Field(default=128, ge=0)
     # On shutdown, open NDJSON streams (which never end by themselves) get this long to
     # finish before the server cuts them.
     shutdown_grace_seconds: int = 3
@@ -181,6 +203,21 @@ class Settings(BaseSettings):
     argon2_time_cost: int = Field(default=DEFAULT_ARGON2[0], ge=1)
     argon2_memory_kib: int = Field(default=DEFAULT_ARGON2[1], ge=8)
     argon2_parallelism: int = Field(default=DEFAULT_ARGON2[2], ge=1)
+
+    # ---- mail: e-mail verification and password resets (app/accounts/mail.py) ----
+    # The SMTP server mails go through; unset (the default), no mail is sent and the
+    # account page offers no e-mail address. TLS: "starttls" (the default), "ssl" (implicit
+    # TLS, port 465) or "none" (a local relay only).
+    smtp_host: str = ""
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_from: str = ""
+    smtp_tls: Literal["starttls", "ssl", "none"] = "starttls"
+    # The site's address as the mailed links give it, e.g. "https://kodama.example". Unset:
+    # the address the request came to, which a forged Host header could change: set it when
+    # the server is reachable by more than its one name.
+    public_url: str = ""
 
     # ---- cross-origin requests and reverse proxies (app/http/origin.py) ----
     # Origins besides the site's own whose pages may act for a visitor (post with the

@@ -107,6 +107,17 @@ class ChatPosted(GameEvent):
     username: str
     text: str
     line_id: int
+    # Written while its author's chat is visible only to themselves (app/moderation): told
+    # to them alone.
+    author_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChatHidden(GameEvent):
+    """A moderator hid a kept chat line: it is served to nobody from now on, and the pages
+    showing it remove it."""
+
+    line_id: int
 
 
 @dataclass(frozen=True, slots=True)

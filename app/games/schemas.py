@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.http.schemas import BROWSER_BODY
+from app.http.schemas import BROWSER_BODY, Rules, Variant
 
 
 class ClockIn(BaseModel):
@@ -22,8 +22,8 @@ class ClockIn(BaseModel):
 
 class CreateGameIn(BaseModel):
     model_config = BROWSER_BODY
-    variant: str = Field(description="a game id (GET /api/variants lists the games)")
-    rules: dict[str, str] = Field(default_factory=dict, description="rule options of the game")
+    variant: Variant = Field(description="a game id (GET /api/variants lists the games)")
+    rules: Rules = Field(default_factory=dict, description="rule options of the game")
     clock: ClockIn | None = Field(
         default=None, description="Fischer or byo-yomi clock; null: no clock"
     )

@@ -29,6 +29,7 @@ from app.games.reads import GameReads
 from app.games.terms import GameTerms
 from app.games.transitions import Transitions
 from app.ratings.reading import at_start
+from app.relations import blocks
 from engine import Side
 
 # Run in the transaction that inserts a started game (an accepted challenge flips its
@@ -176,6 +177,10 @@ class GameSetup:
         # Both players' ratings as the game starts (kept with it), read before the change:
         # also says whether the joiner is an account (a rated game's seat is an account's).
         game = await self.reads.get(game_id)
+        if who.id != game.creator_id:
+            async with self.sessions() as session:
+                if await blocks.between(session, who.id, game.creator_id):
+                    raise blocks.apart("game.blocked")  # a seek, an open game, an invite
         ratings = await at_start(self.sessions, game.variant, (game.creator_id, who.id), self.now())
         return await self.changes.run(
             game_id,

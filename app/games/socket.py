@@ -8,6 +8,7 @@ Protocol: docs/protocol.md. Every server message carries ``ply``; the first is t
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import logging
@@ -21,8 +22,9 @@ from app.core.errors import ServiceError
 from app.core.jsontext import json_text
 from app.db.models import GameRow
 from app.domain.enums import GameStatus
-from app.domain.events import ChatPosted, DrawDeclined
+from app.domain.events import ChatHidden, ChatPosted, DrawDeclined
 from app.games import GameService, Identity
+from app.games.inorder import InOrder
 from app.games.viewer import Viewer, view_of
 from app.http.connections import (
     SERVER_RESTARTING,
@@ -64,19 +66,22 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
 async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
     services = get_services(ws)
     service = services.games
-    who = services.identities.read(ws.cookies.get(COOKIE))
+    who = await services.identities.read_checked(
+        ws.cookies.get(COOKIE), services.accounts.session_gens
+    )
     await ws.accept()
     conn = Connection(ws)
+    order = InOrder(conn)
     try:
         async with view_of(services, game_id, who) as (viewer, game):
             # Following before the state goes out: a game of ``who`` that starts once the
             # page has its state is told to it (as the lobby and site sockets do).
             with follow(services, who, conn, shown=game.id):
-                await _send_state(conn, service, game, who)
+                await _send_state(order, service, game, who)
                 await conn.send(await chatprotocol.history_text(services, game, who))
                 await serve(
-                    read=_read(conn, services, game.id, who, address),
-                    write=_forward(conn, viewer, who),
+                    read=_read(order, services, game.id, who, address),
+                    write=_forward(order, viewer, who),
                 )
     except WebSocketDisconnect:
         pass
@@ -87,49 +92,88 @@ async def _game_socket(ws: WebSocket, game_id: str, address: str) -> None:
 
 
 async def _send_state(
-    conn: Connection, service: GameService, game: GameRow | str, who: Identity | None
+    order: InOrder,
+    service: GameService,
+    game: GameRow | str,
+    who: Identity | None,
+    *,
+    me: bool = True,
 ) -> GameRow:
-    """The ``state`` message (``StateMessage``) of ``game``, or of the game read now."""
-    if isinstance(game, str):
-        game = await service.reads.get(game)
-    # Made from the state's text (kept for a crowd joining one game): the same JSON.
-    me = None if who is None else {"id": who.id, "name": who.name}
-    text = f'{{"type":"state","ply":{game.ply},"game":{await service.reads.state_text(game)}'
-    text += f',"me":{json.dumps(me, separators=(",", ":"), ensure_ascii=False)}'
-    if who is not None and who.id == game.creator_id and game.status == GameStatus.CREATED:
-        text += f',"invite":{json.dumps(game.invite_token)}'
-    await conn.send(text + "}")
-    return game
+    """The ``state`` message (``StateMessage``) of ``game`` (read before, with nothing sent
+    since), or of the game read now; ``me``: the viewer and invite of a (re)connection, else
+    as a change's ``state`` is told to everyone. Sent in ply order (app/games/inorder.py)."""
+    given = None if isinstance(game, str) else game
+    game_id = game if isinstance(game, str) else game.id
+    shown = given
+
+    async def read() -> tuple[int, str]:
+        nonlocal given, shown
+        row = given if given is not None else await service.reads.get(game_id)
+        given, shown = None, row  # a second read (overtaken by a newer message) reads anew
+        # Made from the state's text (kept for a crowd joining one game): the same JSON.
+        text = f'{{"type":"state","ply":{row.ply},"game":{await service.reads.state_text(row)}'
+        if me:
+            viewer = None if who is None else {"id": who.id, "name": who.name}
+            text += f',"me":{json.dumps(viewer, separators=(",", ":"), ensure_ascii=False)}'
+            if who is not None and who.id == row.creator_id and row.status == GameStatus.CREATED:
+                text += f',"invite":{json.dumps(row.invite_token)}'
+        return row.ply, text + "}"
+
+    await order.fresh_state(read)
+    assert shown is not None
+    return shown
 
 
 async def _send_again(
-    conn: Connection, services: Services, game_id: str, who: Identity | None
+    order: InOrder, services: Services, game_id: str, who: Identity | None
 ) -> None:
     """The whole truth again (a resync): the ``state``, then the kept chat lines (a line
     told while the socket was behind may have been lost with the rest)."""
-    game = await _send_state(conn, services.games, game_id, who)
-    await conn.send(await chatprotocol.history_text(services, game, who))
+    game = await _send_state(order, services.games, game_id, who)
+    await order.conn.send(await chatprotocol.history_text(services, game, who))
 
 
-async def _forward(conn: Connection, viewer: Viewer, who: Identity | None) -> None:
+async def _forward(order: InOrder, viewer: Viewer, who: Identity | None) -> None:
+    conn = order.conn
     while True:
         message = await viewer.next()
         if message is RESYNC:
-            await _send_again(conn, viewer.services, viewer.game_id, who)
+            await _send_again(order, viewer.services, viewer.game_id, who)
         elif message is CLOSING:
             await conn.close(SERVER_RESTARTING)  # the server is shutting down
             return
         elif isinstance(message, GameUpdate):
-            await conn.send(message.encoded("ws", update_text))
-            declined = message.encoded("ws-declined", declined_text)
-            if declined:
-                await conn.send(declined)
+            await _send_update(order, viewer, who, message)
         elif isinstance(message, PresenceChanged):
+            if order.at_least(message.ply) != message.ply:
+                message = dataclasses.replace(message, ply=order.at_least(message.ply))
             await conn.send(presence_text(message))
         elif isinstance(message, ChatPosted):
             await conn.send(chatprotocol.chat_text(message))
+        elif isinstance(message, ChatHidden):
+            await conn.send(chatprotocol.hidden_text(message))
         elif isinstance(message, RatingsChanged):
-            await conn.send(ratings_text(message))
+            ply = order.at_least(message.ply)
+            assert ply is not None
+            await conn.send(ratings_text(dataclasses.replace(message, ply=ply)))
+
+
+async def _send_update(
+    order: InOrder, viewer: Viewer, who: Identity | None, update: GameUpdate
+) -> None:
+    """A change, in ply order: a move the client has already is dropped, and a ``state``
+    older than what was sent (told late by another instance, or a takeback's) becomes the
+    game read now."""
+    text = update.encoded("ws", update_text)
+    if update.state is None and update.move is not None:
+        sent = await order.move(update.ply, text)
+    else:
+        sent = await order.published_state(update.ply, text)
+        if not sent:
+            await _send_state(order, viewer.services.games, viewer.game_id, who, me=False)
+    declined = update.encoded("ws-declined", declined_text)
+    if sent and declined:
+        await order.conn.send(declined)
 
 
 def _text(data: Mapping[str, Any]) -> str:
@@ -180,8 +224,9 @@ def _message(raw: str | None, limit: int) -> dict[str, Any]:
 
 
 async def _read(
-    conn: Connection, services: Services, game_id: str, who: Identity | None, address: str
+    order: InOrder, services: Services, game_id: str, who: Identity | None, address: str
 ) -> None:
+    conn = order.conn
     service = services.games
     limit = services.settings.max_message_bytes
     # The same subject as the HTTP API's for a cookie player: one budget over both ways in.
@@ -203,7 +248,7 @@ async def _read(
             services.limits.hit(bucket, subject, address, game_id)
         except ServiceError as exc:
             # The ply known here, not read: a flood of refusals costs no database work.
-            known = services.presence.ply.get(game_id)
+            known = order.at_least(services.presence.ply.get(game_id))
             await conn.send_json(_error(exc.code, exc.message, known, **exc.extra))
             continue
         ply: int | None = None
@@ -211,10 +256,11 @@ async def _read(
             if refused is not None:
                 raise refused
             if kind == "ping":
-                await conn.send_json({"type": "pong", "ply": services.presence.ply.get(game_id)})
+                known = order.at_least(services.presence.ply.get(game_id))
+                await conn.send_json({"type": "pong", "ply": known})
                 continue
             if kind == "resync":
-                await _send_again(conn, services, game_id, who)
+                await _send_again(order, services, game_id, who)
                 continue
             if kind == "chat":
                 await chatprotocol.write(services, who, game_id, data)
@@ -228,7 +274,7 @@ async def _read(
         except ServiceError as exc:
             with contextlib.suppress(ServiceError):
                 ply = (await service.reads.get(game_id)).ply
-            await conn.send_json(_error(exc.code, exc.message, ply, **exc.extra))
+            await conn.send_json(_error(exc.code, exc.message, order.at_least(ply), **exc.extra))
 
 
 async def _rematch(

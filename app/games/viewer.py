@@ -8,8 +8,9 @@ hands its owner typed messages: ``GameUpdate`` and ``ChatPosted`` as published,
 ``PresenceChanged`` (its own arrival first, then the game's presence as app/realtime/presencefeed.py
 tells it), ``RESYNC`` when messages were lost (a slow reader, an outage: read the whole state
 again), ``CLOSING`` when the server shuts down, None after a quiet period (a keep-alive).
-The players' chat room never reaches a spectator. A watcher who gets a seat (a random-colour
-creator, once someone joins) becomes that player here.
+The players' chat room never reaches a spectator, and a line reaches only those the chat's
+per-recipient filter lets it reach (app/chat/delivery.py). A watcher who gets a seat (a
+random-colour creator, once someone joins) becomes that player here.
 """
 
 from __future__ import annotations
@@ -47,9 +48,15 @@ class Viewer:
                 message = await next_message(self.sub, keepalive)
             if isinstance(message, ChatPosted) and message.room == "player" and self.side is None:
                 continue  # the players' chat room is theirs only (docs/protocol.md, chat)
+            if isinstance(message, ChatPosted) and not await self._reaches(message):
+                continue  # e.g. a line by someone this viewer blocks (app/chat/delivery.py)
             if isinstance(message, GameUpdate) and self.side is None and self.who is not None:
                 await self._take_seat(message)
             return message
+
+    async def _reaches(self, line: ChatPosted) -> bool:
+        reader = await self.services.chat.delivery.reader(self.who)
+        return reader.sees(line)
 
     async def _take_seat(self, update: GameUpdate) -> None:
         """A watcher who just got a seat now counts as that player online."""

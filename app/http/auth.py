@@ -16,17 +16,20 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
-from app.accounts.service import BOT, SCOPES
+from app.accounts.service import BOT, RESERVED_PREFIX, SCOPES
 from app.core.errors import ServiceError
 from app.games import Identity
 from app.http.deps import ServicesDep, get_identity, player_cookie
 from app.http.identity import display_name
 
 ALL_SCOPES = frozenset(SCOPES)
+# The cookie of a logged-in account, as /openapi.json names what the account-only routes need
+# (a role of the PlayerCookie scheme: any visitor has a cookie, only an account has this).
+ACCOUNT_ROLE = "account"
 # Declares the scheme in /openapi.json (the docs page's "Authorize" button); the header
 # itself is parsed below, so that a malformed one is refused instead of ignored.
 bearer = HTTPBearer(auto_error=False, description="a personal API token: kdm_...")
@@ -77,6 +80,10 @@ async def resolve(request: Request, services: ServicesDep, scopes: frozenset[str
                 missing=missing,
             )
         player = owner.player
+        if player.id.startswith(RESERVED_PREFIX):
+            # The server's own opponents (no one else may have such a name): their streams
+            # are bounded by their seats, not by their address's cap (app/http/responses.py).
+            request.state.server_bot = True
         return Caller(
             identity=Identity(player.id, player.name),
             token_id=owner.token_id,
@@ -89,6 +96,10 @@ async def resolve(request: Request, services: ServicesDep, scopes: frozenset[str
         # An anonymous cookie (a username never has the space of "Anonymous 1A2B").
         return Caller(who, None, ALL_SCOPES, None, False)
     account = await services.accounts.by_id(who.id)
+    if account is not None and account.closed_ms is not None:
+        # Closed on another instance within the last seconds (app/accounts/sessions.py):
+        # the cookie names an account nobody may act for any more.
+        raise ServiceError("account.closed", "this account is closed", 401)
     if account is None or account.username is None:
         return Caller(Identity(who.id, display_name(who.id)), None, ALL_SCOPES, None, False)
     return Caller(
@@ -124,14 +135,15 @@ def caller(*scopes: str) -> Callable[..., Awaitable[Caller]]:
 
 
 def account_caller(*scopes: str) -> Callable[..., Awaitable[Caller]]:
-    """Like ``caller``, but only a registered account will do (401 ``account.required``)."""
+    """Like ``caller``, but only a registered account will do (401 ``account.required``).
+    /openapi.json says so with the cookie's role ``account`` (app/http/openapi.py)."""
     required = _check(scopes)
 
     async def dependency(
         request: Request,
         services: ServicesDep,
         _credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-        _cookie: Annotated[str | None, Depends(player_cookie)],
+        _cookie: Annotated[str | None, Security(player_cookie, scopes=[ACCOUNT_ROLE])],
     ) -> Caller:
         return require_account(await resolve(request, services, required))
 

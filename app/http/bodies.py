@@ -35,8 +35,18 @@ def _list_fields(model: type[BaseModel]) -> set[str]:
         name
         for name, field in model.model_fields.items()
         if list
-        in (typing.get_origin(a) for a in (field.annotation, *typing.get_args(field.annotation)))
+        in (
+            typing.get_origin(_bare(a))
+            for a in (field.annotation, *typing.get_args(field.annotation))
+        )
     }
+
+
+def _bare(annotation: Any) -> Any:
+    """The type an ``Annotated`` one constrains (a bounded list is still a list)."""
+    while typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
+    return annotation
 
 
 def not_given(value: Any) -> bool:

@@ -17,8 +17,9 @@ from app.core.errors import ServiceError
 from app.http.auth import client_ip
 from app.http.deps import get_services
 
-# Past KODAMA_MAX_SOCKETS_PER_IP the handshake is accepted, then closed with this code:
-# "try again later" (RFC 6455 section 7.4.1), which a browser can see, unlike a refusal.
+# Past KODAMA_MAX_SOCKETS_PER_IP, or while the server is short of file handles, the
+# handshake is accepted, then closed with this code: "try again later" (RFC 6455 section
+# 7.4.1), which a browser can see, unlike a refusal.
 TRY_AGAIN_LATER = 1013
 SERVER_RESTARTING = 1012  # as uvicorn closes the sockets it finds open when it shuts down
 
@@ -72,14 +73,16 @@ async def client_gone() -> AsyncIterator[None]:
 @contextlib.asynccontextmanager
 async def admitted(ws: WebSocket) -> AsyncIterator[str | None]:
     """The socket's address while it counts against its address's cap; None (the socket
-    then closed with TRY_AGAIN_LATER) if that address has as many open as allowed."""
+    then closed with TRY_AGAIN_LATER, the refusal's sentence its reason) if that address has
+    as many sockets and streams open as allowed, or the server is short of file handles."""
     sockets = get_services(ws).sockets
     address = client_ip(ws)
-    if not sockets.take(address):
+    refused = sockets.take(address)
+    if refused is not None:
         with contextlib.suppress(WebSocketDisconnect):  # it may not wait for the close
             async with client_gone():
                 await ws.accept()
-                await ws.close(TRY_AGAIN_LATER, "too many connections from this address")
+                await ws.close(TRY_AGAIN_LATER, refused.message)
         yield None
         return
     try:

@@ -9,7 +9,9 @@ from fastapi import Depends, Request
 from fastapi.security import APIKeyCookie
 from starlette.requests import HTTPConnection
 
+from app.accounts.control import AccountControl
 from app.accounts.service import AccountService
+from app.analysis.workers import AnalysisWorkers
 from app.botapi.streams import EventStreams, GameEvents
 from app.challenges.service import ChallengeService
 from app.chat.service import Chat
@@ -22,6 +24,7 @@ from app.limits.quotas import OpenGamesPerAddress, SocketsPerAddress
 from app.lobby.feed import LobbyFeed
 from app.lobby.seeks import SeekKeeper
 from app.matchmaking.service import PoolService
+from app.moderation.service import Moderation
 from app.realtime.attendance import Attendance
 from app.realtime.follow import Followers, GameStarts
 from app.realtime.hub import LocalHub
@@ -29,6 +32,8 @@ from app.realtime.presence import Presence
 from app.realtime.presencefeed import PresenceFeed
 from app.relations.service import Relations
 from app.rematch.service import Rematches
+from app.tournaments.service import Tournaments
+from app.tv.service import Television
 
 
 @dataclass
@@ -41,6 +46,8 @@ class Services:
     timekeeper: Timekeeper
     lobby: LobbyFeed
     accounts: AccountService
+    # Passwords, e-mail and mailed links of an account's owner (app/accounts/control.py).
+    account_control: AccountControl
     # The bot API (docs/api.md).
     challenges: ChallengeService
     game_events: GameEvents
@@ -64,6 +71,14 @@ class Services:
     rematches: Rematches
     # Who follows whom, and who of them is online or playing (app/relations/service.py).
     relations: Relations
+    # Reports, and the moderators' actions (app/moderation/service.py).
+    moderation: Moderation
+    # The analysis board's engine work, in worker processes (app/analysis/workers.py).
+    analysis: AnalysisWorkers
+    # Arena tournaments (app/tournaments/service.py).
+    tournaments: Tournaments
+    # Each TV channel's featured game (app/tv/service.py).
+    tv: Television
 
 
 def get_services(conn: HTTPConnection) -> Services:

@@ -7,17 +7,21 @@ gets the site's 404 page instead, with a link home; the API's paths keep their J
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 
 from app.core.errors import ServiceError
 from app.web.assets import STATIC
 
 log = logging.getLogger(__name__)
+
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 def install(app: FastAPI) -> None:
@@ -66,8 +70,27 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     if exc.status_code == 404 and wants_page(request):
         return STATIC.page("404.html", status_code=404)
     codes = {404: "not_found", 405: "method.not_allowed"}
+    headers = exc.headers  # a 405's Allow: the methods the path has
+    if exc.status_code == 405:
+        headers = {**(headers or {}), "Allow": allowed_methods(request, headers or {})}
     return JSONResponse(
         {"error": str(exc.detail), "code": codes.get(exc.status_code, "http.error")},
         status_code=exc.status_code,
-        headers=exc.headers,  # a 405's Allow: the methods the route has
+        headers=headers,
     )
+
+
+def allowed_methods(request: Request, headers: Mapping[str, str]) -> str:
+    """Every method some route answers at the request's path, with those of ``headers``'s
+    Allow. (Starlette's 405 names only the methods of the first route found there: of a
+    path with a POST route, then a GET route, it said POST alone.) Each method is asked of
+    every route as a request would be; a mount (the static files) says its own."""
+    said = {m.strip() for m in headers.get("Allow", "").split(",") if m.strip()}
+    routes = [r for r in request.app.router.routes if not isinstance(r, Mount)]
+    allowed = [
+        method
+        for method in METHODS
+        if method in said
+        or any(r.matches({**request.scope, "method": method})[0] == Match.FULL for r in routes)
+    ]
+    return ", ".join(allowed + sorted(said - set(allowed)))

@@ -3,7 +3,10 @@
 422 stays where a route declares it (an illegal move). The refusals the middleware makes
 before any route runs are documented on every route they can reach: a state-changing
 request from a page of another origin (403 ``origin.forbidden``, app/http/origin.py) and a
-body over the limit (413 ``request.too_large``, app/http/bodylimit.py)."""
+body over the limit (413 ``request.too_large``, app/http/bodylimit.py); and on every route
+that reads a Bearer token, a bad one (401 ``token.invalid``, app/http/auth.py). The identity
+cookie is optional where any visitor may call (a request without it is a new visitor's);
+the account-only routes ask for it with the role ``account``."""
 
 from __future__ import annotations
 
@@ -25,6 +28,11 @@ TOO_LARGE = {
     "description": "`request.too_large`: a body over the limit (16384 bytes)",
     "content": {"application/json": {"schema": ERROR_OUT}},
 }
+BAD_TOKEN = "`token.invalid`: the Bearer token is unknown, revoked or malformed"
+# A request without the identity cookie is a new visitor's (app/http/visitor.py gives it
+# one): to a route any visitor may call, the cookie is optional. (An OpenAPI security
+# requirement with no scheme: none needed.)
+ANYONE: dict[str, list[str]] = {}
 
 
 def install(app: FastAPI) -> None:
@@ -50,6 +58,11 @@ def corrected(schema: dict[str, Any]) -> dict[str, Any]:
             if method in UNSAFE_METHODS:
                 _add_foreign_origin(responses)
                 responses.setdefault("413", TOO_LARGE)
+            security = operation.get("security", [])
+            if {"HTTPBearer": []} in security:
+                _add_refusal(responses, "401", BAD_TOKEN)
+            if {"PlayerCookie": []} in security and ANYONE not in security:
+                security.append(ANYONE)
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     for name in VALIDATION_SCHEMAS:
         components.pop(name, None)
@@ -61,15 +74,22 @@ def corrected(schema: dict[str, Any]) -> dict[str, Any]:
 
 def _add_foreign_origin(responses: dict[str, Any]) -> None:
     """403 ``origin.forbidden``, besides the route's own 403s if it has any."""
-    forbidden = responses.setdefault(
-        "403",
+    _add_refusal(responses, "403", FOREIGN_ORIGIN)
+
+
+def _add_refusal(responses: dict[str, Any], status: str, why: str) -> None:
+    """An error answer (``ErrorOut``) saying ``why``, besides the route's own answers of that
+    status if it has any."""
+    refused = responses.setdefault(
+        status,
         {"description": "", "content": {"application/json": {"schema": ERROR_OUT}}},
     )
-    described = forbidden.get("description", "")
-    if not described:
-        forbidden["description"] = FOREIGN_ORIGIN
-    elif "origin.forbidden" not in described:
-        forbidden["description"] = f"{described}; or {FOREIGN_ORIGIN}"
+    described = refused.get("description", "")
+    code = why.split("`")[1]
+    if not described or described == "an error":
+        refused["description"] = why
+    elif code not in described:
+        refused["description"] = f"{described}; or {why}"
 
 
 def _validates(operation: dict[str, Any]) -> bool:

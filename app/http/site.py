@@ -18,6 +18,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engine
+from app.accounts import controlroutes as account_control
 from app.accounts import routes as account
 from app.accounts import users
 from app.analysis import routes as analysis
@@ -31,8 +32,12 @@ from app.games import socket as ws
 from app.http import docs, errors, openapi
 from app.lobby import sockets as lobbysocket
 from app.matchmaking import routes as pools
+from app.moderation import routes as moderation
 from app.ratings import routes as ratings
 from app.relations import routes as relations
+from app.tournaments import routes as tournaments
+from app.tv import routes as tv
+from app.tv import socket as tvsocket
 from app.web import pages
 from app.web import socket as sitesocket
 from app.web.assets import STATIC
@@ -51,25 +56,32 @@ def site() -> FastAPI:
     errors.install(app)
     app.include_router(games.router)
     app.include_router(account.router)
+    app.include_router(account_control.router)
     app.include_router(eventroutes.router)
     app.include_router(bot.bot_router)
     app.include_router(bot.board_router)
     app.include_router(challenges.router)
-    app.include_router(seekroutes.router)
     app.include_router(builtin.router)
+    app.include_router(seekroutes.router)
     app.include_router(export.router)
     app.include_router(export.lichess_router)
     app.include_router(users.router)
     app.include_router(ratings.router)
     app.include_router(relations.router)
+    app.include_router(tv.router)
+    app.include_router(moderation.router)
+    app.include_router(moderation.page_router)
     app.include_router(pools.router)
     app.include_router(ws.router)
     app.include_router(lobbysocket.router)
     app.include_router(sitesocket.router)
+    app.include_router(tvsocket.router)
     app.include_router(docs.router)
     app.include_router(pages.router)
     app.include_router(analysis.router)
     app.include_router(analysis.page_router)
+    app.include_router(tournaments.router)
+    app.include_router(tournaments.page_router)
     openapi.install(app)
     app.mount("/static", STATIC, name="static")
     _add_pages(app)

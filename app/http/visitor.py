@@ -35,7 +35,15 @@ class VisitorIdentity:
             await self.app(scope, receive, send)
             return
         request = HTTPConnection(scope)
-        who = self.identities.read(request.cookies.get(COOKIE))
+        cookie = request.cookies.get(COOKIE)
+        services = scope.get("state", {}).get("services")
+        # An account's session that has ended (app/accounts/sessions.py) is no identity: the
+        # browser gets a new anonymous one, as logged out.
+        who = (
+            self.identities.read(cookie)
+            if services is None
+            else await self.identities.read_checked(cookie, services.accounts.session_gens)
+        )
         fresh = who is None and "authorization" not in request.headers
         if who is None:
             who = self.identities.new()
@@ -43,13 +51,13 @@ class VisitorIdentity:
         if not fresh:
             await self.app(scope, receive, send)
             return
-        cookie = self._set_cookie(self.identities.cookie(who))
+        fresh_cookie = self._set_cookie(self.identities.cookie(who))
 
         async def send_with_cookie(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
                 if not _sets_cookie(headers):
-                    headers.append("set-cookie", cookie)
+                    headers.append("set-cookie", fresh_cookie)
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)

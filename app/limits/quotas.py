@@ -1,29 +1,50 @@
 """Caps per IP address, in memory and per server instance (like the rate limits): open
-WebSockets, and public games waiting for an opponent. With several instances each one
-counts on its own, which still bounds a client to a known multiple."""
+long-lived connections (WebSockets and NDJSON streams together), and public games waiting for
+an opponent. With several instances each one counts on its own, which still bounds a client
+to a known multiple."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from app.core.errors import ServiceError
 from app.games import too_many_open
+from app.limits.capacity import FileHandles
 
 MAX_ADDRESSES = 100_000  # past this, the oldest address's open games are forgotten
+BUSY_RETRY_SECONDS = 5  # a refusal for want of file handles: the Retry-After it suggests
+
+
+def too_many_connections() -> ServiceError:
+    return ServiceError("connections.too_many", "too many connections from this address", 429)
+
+
+def server_busy() -> ServiceError:
+    return ServiceError("server.busy", "the server is busy; try again later", 503)
 
 
 class SocketsPerAddress:
-    """How many WebSockets each address has open here; ``take`` refuses one past the cap."""
+    """How many long-lived connections (WebSockets and NDJSON streams: each holds a file
+    handle for as long as its client likes) each address has open here. ``take`` refuses one
+    past the address's cap, or any while the process is short of file handles."""
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, handles: FileHandles | None = None) -> None:
         self.cap = cap
+        self.handles = handles
         self._open: dict[str, int] = {}
 
-    def take(self, address: str) -> bool:
-        held = self._open.get(address, 0)
+    def take(self, address: str | None) -> ServiceError | None:
+        """None once counted (give it back with ``give_back``); else why not: 429
+        ``connections.too_many`` or 503 ``server.busy``. ``address`` None: a connection no
+        address's cap counts (the server's own bots'), refused only for want of handles."""
+        held = 0 if address is None else self._open.get(address, 0)
         if held >= self.cap:
-            return False
-        self._open[address] = held + 1
-        return True
+            return too_many_connections()
+        if self.handles is not None and self.handles.scarce():
+            return server_busy()
+        if address is not None:
+            self._open[address] = held + 1
+        return None
 
     def give_back(self, address: str) -> None:
         held = self._open.get(address, 0) - 1

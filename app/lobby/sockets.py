@@ -26,7 +26,9 @@ async def lobby_socket(ws: WebSocket) -> None:
 
 async def _lobby_socket(ws: WebSocket, address: str) -> None:
     services = get_services(ws)
-    who = services.identities.read(ws.cookies.get(COOKIE))
+    who = await services.identities.read_checked(
+        ws.cookies.get(COOKIE), services.accounts.session_gens
+    )
     await ws.accept()
     conn = Connection(ws)
     search = PoolSearch(services, conn.send, who, address)

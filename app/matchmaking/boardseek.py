@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 from app.botapi.gamestream import detach
 from app.botapi.streams import KEEPALIVE, line
-from app.challenges.terms import Terms
+from app.challenges.terms import Terms, needs_account
 from app.domain.players import Identity
 from app.http.deps import Services
 from app.lobby import seekrange
@@ -31,7 +31,10 @@ def seek_pool(terms: Terms) -> Pool | None:
 async def open_pool_seek(
     services: Services, who: Identity, pool: Pool, rated: bool, rating: str | None
 ) -> Holder:
-    """The seeker's entry in the pool, held by the seek's request."""
+    """The seeker's entry in the pool, held by the seek's request; 403
+    ``challenge.rated_needs_account`` for an anonymous rated seek, as a lobby seek's."""
+    if rated and not await services.challenges.is_account(who.id):
+        raise needs_account()
     return await Holder.open(
         services.pools, who, pool.id, rated=rated, rating_range=seekrange.parse(rating)
     )

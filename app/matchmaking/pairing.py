@@ -14,11 +14,14 @@ anonymous player has none): nobody waits for a player the server would never pai
 Ratings are one-dimensional, so the best partners of a player are its neighbours in rating
 order: a round looks at the few nearest neighbours of each player (O(n log n)) and takes the
 allowed pairs best first, instead of a general weighted matching (O(n³)).
+
+Two players of whom one blocks the other are never paired (``apart``: the round reads those
+pairs among the players waiting, app/relations/blocks.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 START_GAP = 100.0  # the widest rating difference allowed at once
@@ -55,10 +58,15 @@ def _accepts(seeker: Seeker, rating: float) -> bool:
     return low <= rating <= high
 
 
-def score(a: Seeker, b: Seeker, now_ms: int) -> float | None:
+Apart = Collection[frozenset[str]]  # pairs of player ids never to be paired
+
+
+def score(a: Seeker, b: Seeker, now_ms: int, apart: Apart = ()) -> float | None:
     """How good a pair is (lower is better), or None if it is not allowed now."""
     if a.player_id == b.player_id:
         return None
+    if apart and frozenset((a.player_id, b.player_id)) in apart:
+        return None  # one blocks the other
     if not (_accepts(a, b.rating) and _accepts(b, a.rating)):
         return None
     if a.rated != b.rated:
@@ -77,15 +85,15 @@ def score(a: Seeker, b: Seeker, now_ms: int) -> float | None:
     return difference - (now_ms - min(a.joined_ms, b.joined_ms)) / 1000
 
 
-def pair(seekers: Iterable[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:
+def pair(seekers: Iterable[Seeker], now_ms: int, apart: Apart = ()) -> list[tuple[Seeker, Seeker]]:
     """The pairs of one round of one pool; each seeker (and each player) in at most one.
-    The longer waiter of a pair comes first."""
+    The longer waiter of a pair comes first; no pair of ``apart``."""
     rated: list[Seeker] = []
     casual: list[Seeker] = []
     for seeker in seekers:
         (rated if seeker.rated else casual).append(seeker)
-    pairs = _pair_one_kind(rated, now_ms) + _pair_one_kind(casual, now_ms)
-    return pairs + _pair_across(rated, casual, pairs, now_ms)
+    pairs = _pair_one_kind(rated, now_ms, apart) + _pair_one_kind(casual, now_ms, apart)
+    return pairs + _pair_across(rated, casual, pairs, now_ms, apart)
 
 
 def _pair_across(
@@ -93,6 +101,7 @@ def _pair_across(
     casual: list[Seeker],
     pairs: list[tuple[Seeker, Seeker]],
     now_ms: int,
+    apart: Apart = (),
 ) -> list[tuple[Seeker, Seeker]]:
     """Rated searches left unpaired past ``CASUAL_AFTER_MS`` with casual ones left unpaired,
     longest waiters first. Few are left over (each kind paired among itself first), so each
@@ -110,7 +119,7 @@ def _pair_across(
         if searcher.player_id in taken:
             continue
         for other in left:
-            if other.player_id in taken or score(searcher, other, now_ms) is None:
+            if other.player_id in taken or score(searcher, other, now_ms, apart) is None:
                 continue
             taken.update((searcher.player_id, other.player_id))
             first_in = searcher.joined_ms <= other.joined_ms
@@ -119,12 +128,14 @@ def _pair_across(
     return across
 
 
-def _pair_one_kind(seekers: list[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:
+def _pair_one_kind(
+    seekers: list[Seeker], now_ms: int, apart: Apart = ()
+) -> list[tuple[Seeker, Seeker]]:
     by_rating: Sequence[Seeker] = sorted(seekers, key=lambda s: (s.rating, s.joined_ms))
     candidates: list[tuple[float, int, int]] = []
     for i, a in enumerate(by_rating):
         for j in range(i + 1, min(i + 1 + NEIGHBOURS, len(by_rating))):
-            found = score(a, by_rating[j], now_ms)
+            found = score(a, by_rating[j], now_ms, apart)
             if found is not None:
                 candidates.append((found, i, j))
     candidates.sort()

@@ -44,6 +44,7 @@ from app.games.timecontrol import TimeControl
 from app.matchmaking.pairing import Seeker, pair
 from app.matchmaking.pools import Pool, all_pools, pools_by_id
 from app.ratings.reading import read_at_start
+from app.relations import blocks
 
 POOLS_LOCK = 0x6B6F6461  # "koda": the pools' advisory locks are (POOLS_LOCK, pool index)
 # A round reads, marks and inserts plain rows: no ORM objects.
@@ -126,13 +127,17 @@ class PairingRound:
                     None if low is None or high is None else (low, high),
                 )
             )
-        pairs = {p: pair(seekers, now) for p, seekers in waiting.items() if len(seekers) > 1}
+        # Who of those who could be paired blocks whom: such two are never paired.
+        apart = await blocks.among(
+            session, [s.player_id for found in waiting.values() if len(found) > 1 for s in found]
+        )
+        pairs = {p: pair(seekers, now, apart) for p, seekers in waiting.items() if len(seekers) > 1}
         # Only the players about to be paired are looked up (a quiet round asks nothing).
         playing = await self._playing(session, _players(pairs))
         for pool_id, found in pairs.items():
             if any(s.player_id in playing for ab in found for s in ab):
                 seekers = [s for s in waiting[pool_id] if s.player_id not in playing]
-                pairs[pool_id] = pair(seekers, now)
+                pairs[pool_id] = pair(seekers, now, apart)
         made = await self._games(session, pairs, now)
         if not made:
             return []
@@ -143,7 +148,7 @@ class PairingRound:
             # other half waits again.
             loose = [i for m in made if not set(m.entries) <= done for i in m.entries if i in done]
             if loose:
-                unmark = update(ENTRIES).where(self._among(e.id, loose)).values(game_id=None)
+                unmark = update(ENTRIES).where(self.among(e.id, loose)).values(game_id=None)
                 await session.execute(unmark)
             made = [m for m in made if set(m.entries) <= done]
         if made:
@@ -174,7 +179,7 @@ class PairingRound:
             .returning(e.id)
         )
 
-    def _among(
+    def among(
         self, column: ColumnElement[Any] | InstrumentedAttribute[Any], values: Sequence[str]
     ) -> ColumnElement[bool]:
         """``column IN values``: on PostgreSQL one array parameter (= ANY), not one each."""
@@ -190,7 +195,7 @@ class PairingRound:
         ids = _players(pairs)
         if not ids:
             return []
-        query = select(Player.id, Player.name).where(self._among(Player.id, ids))
+        query = select(Player.id, Player.name).where(self.among(Player.id, ids))
         names: dict[str, str] = dict((await session.execute(query)).all())
         self.games.reads.remember_names(names)  # telling the games reads no name
         by_variant: dict[str, list[str]] = {}
@@ -236,7 +241,7 @@ class PairingRound:
         query = select(Game.first_id, Game.second_id).where(
             Game.status == GameStatus.STARTED,
             Game.clock_initial_ms.is_not(None),
-            or_(self._among(Game.first_id, player_ids), self._among(Game.second_id, player_ids)),
+            or_(self.among(Game.first_id, player_ids), self.among(Game.second_id, player_ids)),
         )
         found = (await session.execute(query)).all()
         return {p for row in found for p in row if p is not None} & set(player_ids)

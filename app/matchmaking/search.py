@@ -41,6 +41,9 @@ class PoolSearch:
         self.who = who
         self.address = address
         self._task: asyncio.Task[None] | None = None
+        # The search's entry: closed by whoever takes it from here first, the waiting task
+        # once its outcome is told, or ``close`` (even if that task never got to run).
+        self._holder: Holder | None = None
 
     async def handle(self, data: dict[str, Any]) -> None:
         """A client message of one of ``POOL_TYPES``."""
@@ -57,7 +60,7 @@ class PoolSearch:
             if self.who is None:
                 raise ServiceError("pool.no_identity", "load the page first: it gives you a name")
             await self.close()  # one search per socket: the new pool replaces the old
-            holder = await Holder.open(self.services.pools, self.who, pool)
+            self._holder = holder = await Holder.open(self.services.pools, self.who, pool)
         except ServiceError as exc:
             await self.send(_error(exc))
             return
@@ -79,15 +82,22 @@ class PoolSearch:
         except Exception:  # the socket is gone (a send failed), or the database
             log.debug("a pool search ended", exc_info=True)
         finally:
-            await holder.close()
+            if self._holder is holder:
+                self._holder = None
+                await holder.close()
 
     async def close(self) -> None:
-        """Out of the pool (nothing if not searching)."""
+        """Out of the pool (nothing if not searching): the entry is gone when this returns.
+        A task cancelled before its first step never runs its ``finally``, so the holder is
+        closed here, not left to the task."""
         task, self._task = self._task, None
+        holder, self._holder = self._holder, None
         if task is not None and not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if holder is not None:
+            await holder.close()
 
 
 def pool_message(raw: str | None, limit: int) -> dict[str, Any] | None:

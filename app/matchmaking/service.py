@@ -75,6 +75,9 @@ class PoolService:
         # period): the lobby pushes them to its sockets.
         self.count_listeners: list[Callable[[dict[str, int]], None]] = []
         self.last_counts: dict[str, int] | None = None
+        # The entries a holder on this instance holds (holder.py): the only ones its
+        # heartbeat renews.
+        self.held: set[str] = set()
 
     # ---- entries -------------------------------------------------------------------------
     async def join(
@@ -84,10 +87,11 @@ class PoolService:
         *,
         rated: bool | None = None,
         rating_range: tuple[int, int] | None = None,
+        entry_id: str | None = None,
     ) -> str:
         """Put the player in the pool (out of any other: one pool at a time); the entry's
-        id. ``rated``: None for the player's kind (an account's search is rated, an
-        anonymous player's casual)."""
+        id (``entry_id``, or a new one). ``rated``: None for the player's kind (an account's
+        search is rated, an anonymous player's casual)."""
         pool = pools_by_id().get(pool_id)
         if pool is None:
             raise ServiceError("pool.unknown", f"no pool {pool_id!r} (GET /api/pools lists them)")
@@ -103,7 +107,7 @@ class PoolService:
             raise ServiceError("pool.rated_anonymous", "rated games need an account: log in")
         rating = as_of(rating_row, now).rating.rating if account else CASUAL_RATING
         entry = PoolEntry(
-            id=secrets.token_urlsafe(9),
+            id=entry_id or secrets.token_urlsafe(9),
             pool=pool.id,
             player_id=who.id,
             rated=rated,
@@ -165,12 +169,14 @@ class PoolService:
             listener(counts)
 
     async def beat(self) -> None:
-        """Renew the entries held here; delete those nobody renewed (their instance died)."""
+        """Renew the entries held here; delete those nobody renewed (their instance died,
+        or their holder is gone)."""
         now = self.clock.now_ms()
+        held = list(self.held)
         async with self.sessions() as session, session.begin():
-            await session.execute(
-                update(PoolEntry).where(PoolEntry.instance == self.instance).values(seen_ms=now)
-            )
+            if held:
+                renew = update(PoolEntry).where(self.pairing.among(PoolEntry.id, held))
+                await session.execute(renew.values(seen_ms=now))
             await session.execute(delete(PoolEntry).where(PoolEntry.seen_ms < now - self.expire_ms))
 
     # ---- rounds --------------------------------------------------------------------------

@@ -2,13 +2,14 @@
 
 A game's channel ``game:{id}`` carries ``GameUpdate`` (a committed change: its events and the
 state after it), ``PresenceChanged`` (told by each instance to its own subscribers),
-``ChatPosted`` and ``RatingsChanged`` (a rated game's end changed the ratings); the presence
-channel carries ``PresenceReport`` (an instance's connections, for
-the others: app/realtime/presencefeed.py); a player's channel ``player:{id}``
-carries ``PlayerLine`` (a line of the bot API's event stream) and ``NewGameMessage`` (a game
-of that player started: every page of theirs goes to it, app/realtime/follow.py); the lobby
-channel carries ``LobbyChanged`` (each instance then reads the lists once itself:
-app/lobby/feed.py).
+``ChatPosted``, ``ChatHidden`` (a moderator hid a line) and ``RatingsChanged`` (a rated
+game's end changed the ratings); the presence channel carries ``PresenceReport`` (an
+instance's connections, for the others: app/realtime/presencefeed.py); a player's channel
+``player:{id}`` carries ``PlayerLine`` (a line of the bot API's event stream) and
+``NewGameMessage`` (a game of that player started: every page of theirs goes to it,
+app/realtime/follow.py); the lobby channel carries ``LobbyChanged`` (each instance then
+reads the lists once itself: app/lobby/feed.py, and ranks the live games for its TV
+channels: app/tv/service.py).
 Within one instance they are delivered as these objects; each encoding a subscriber needs
 (the browser protocol's text, a lichess NDJSON line) is made once per message, not once per
 subscriber (``GameUpdate.encoded``). ``HubCodec`` turns them into JSON text and back for the
@@ -27,7 +28,7 @@ from pydantic import TypeAdapter
 
 from app.domain import events as domain_events
 from app.domain.enums import Side
-from app.domain.events import ChatPosted, GameEvent, MovePlayed
+from app.domain.events import ChatHidden, ChatPosted, GameEvent, MovePlayed
 from app.realtime.presence import GamePresence, PresenceChanged, PresenceReport
 
 if TYPE_CHECKING:  # (games imports this module)
@@ -125,6 +126,7 @@ HubMessage = (
     | PresenceChanged
     | PresenceReport
     | ChatPosted
+    | ChatHidden
     | PlayerLine
     | NewGameMessage
     | LobbyChanged

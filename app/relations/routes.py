@@ -59,6 +59,16 @@ class StatusOut(NowOut):
     following: bool | None = Field(
         default=None, description="whether you follow them; absent for a guest and for yourself"
     )
+    blocking: bool | None = Field(
+        default=None, description="whether you block them; absent for a guest and for yourself"
+    )
+
+
+class BlockedOut(BaseModel):
+    id: str
+    username: str
+    title: str | None = Field(default=None, description='"BOT"; absent for none')
+    blockedAt: int = Field(description="when you blocked them (ms since the epoch)")
 
 
 def now_out(now: Now) -> NowOut:
@@ -144,4 +154,60 @@ async def status(username: str, who: Anyone, services: ServicesDep) -> StatusOut
     game), and ``following`` for an account looking at another."""
     viewer = who.identity.id if who.username is not None else None
     now, followed = await services.relations.now(viewer, username)
-    return StatusOut(**now_out(now).model_dump(), following=followed)
+    blocking = None
+    if viewer is not None and viewer != now.id:
+        blocking = await services.relations.blocks.blocks(viewer, now.id)
+    return StatusOut(**now_out(now).model_dump(), following=followed, blocking=blocking)
+
+
+# ---- blocking (app/relations/blocks.py) ----------------------------------------------------
+@router.post(
+    "/api/rel/block/{username}",
+    response_model=OkOut,
+    responses=errors(400, 401, 404, 409),
+    summary="Block a player",
+)
+async def block(username: str, who: Member, services: ServicesDep) -> OkOut:
+    """From now on you block this account (blocking again changes nothing): neither of you
+    can challenge the other, take a seat of the other's games or be paired with them, and
+    their chat lines no longer reach you. Neither follows the other any more. Not yourself
+    (``400 block.self``); at most 1000 players (``409 block.limit``)."""
+    blocked = await services.relations.find(username)
+    await services.relations.blocks.block(who.identity.id, blocked)
+    return OkOut(ok=True)
+
+
+@router.post(
+    "/api/rel/unblock/{username}",
+    response_model=OkOut,
+    responses=errors(401, 404),
+    summary="Unblock a player",
+)
+async def unblock(username: str, who: Member, services: ServicesDep) -> OkOut:
+    """You no longer block this account (not blocking it changes nothing)."""
+    blocked = await services.relations.find(username)
+    await services.relations.blocks.unblock(who.identity.id, blocked)
+    return OkOut(ok=True)
+
+
+@router.get(
+    "/api/rel/blocking",
+    response_class=NDJSONResponse,
+    responses=ndjson(BlockedOut, "one line per account you block, the latest blocked first"),
+    summary="The players you block",
+)
+async def blocking(who: Member, request: Request, services: ServicesDep) -> NDJSONResponse:
+    """Yours only: nobody else learns whom you block (nor the blocked that they are)."""
+    limit(services, "stream", who, request)
+    blocks = services.relations.blocks
+
+    async def lines() -> AsyncIterator[bytes]:
+        async for players in blocks.listed(who.identity.id):
+            for player in players:
+                out = BlockedOut(
+                    id=player.id, username=player.username, title=player.title,
+                    blockedAt=player.since_ms,
+                )  # fmt: skip
+                yield (out.model_dump_json(exclude_none=True) + "\n").encode()
+
+    return NDJSONResponse(lines())

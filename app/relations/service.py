@@ -24,6 +24,7 @@ from app.db.models import Follow, Game, Player, PlayerRating, PlayerSocket, Serv
 from app.domain.enums import GameStatus
 from app.ratings.reading import perf_json, progress
 from app.ratings.service import as_of
+from app.relations.blocks import Blocks, between
 
 # lichess's cap. A follow past it is refused (409 follow.limit) until one is undone.
 MAX_FOLLOWS = 5000
@@ -60,6 +61,7 @@ class Relations:
         self.clock = clock
         self.dead_ms = dead_ms  # an instance silent this long counts as gone with its sockets
         self.max_follows = max_follows
+        self.blocks = Blocks(sessions, clock.now_ms, clock.monotonic)
 
     # ---- following -----------------------------------------------------------------------
     async def account(self, session: AsyncSession, username: str) -> Player:
@@ -72,12 +74,19 @@ class Relations:
             raise not_found(username)
         return found
 
+    async def find(self, username: str) -> Player:
+        """The account called ``username`` (any case); 404 ``user.not_found``."""
+        async with self.sessions() as session:
+            return await self.account(session, username)
+
     async def follow(self, me: str, username: str) -> None:
         """``me`` follows ``username`` from now (following again changes nothing)."""
         if username_key(username) == me:
             raise ServiceError("follow.self", "you cannot follow yourself")
         async with self.sessions() as session, session.begin():
             followed = await self.account(session, username)
+            if await between(session, me, followed.id):
+                raise ServiceError("follow.blocked", "you cannot follow this player", 403)
             # Two follows at once by one account: the second waits for the first's count
             # (PostgreSQL; SQLite runs one write at a time, and the insert below is one
             # statement).

@@ -121,6 +121,7 @@ class Rematches:
             return  # offering again changes nothing
         opponent_id = game.second_id if side == Side.FIRST else game.first_id
         assert opponent_id is not None
+        await self.challenges.not_blocked(who.id, opponent_id)  # a block since the game began
         new_id = await self._new_id()
         challenge = await self._challenge(game, new_id, who.id, opponent_id, side.other)
         game = await self.games.changes.run(
@@ -140,6 +141,8 @@ class Rematches:
 
     async def accept(self, who: Identity, game_id: str) -> GameRow:
         """Accept the opponent's offer: the new game, created with the answer."""
+        game = await self.games.reads.get(game_id)
+        await self.challenges.not_blocked(who.id, game.first_id, game.second_id)
         for _attempt in range(3):
             async with self.games.changes.outside(game_id) as tell:
                 stored = await self.games.pipeline.load(game_id)

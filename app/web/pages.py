@@ -1,7 +1,8 @@
 """The pages about players: a profile (``/@/{username}``, lichess's address), the
 leaderboard (``/leaderboard``) and "my games" (``/games``). Each is a static page whose
 module reads the public API; a profile of no account is answered 404 (the same page, which
-then says so), so a mistyped name is not a page that exists."""
+then says so), so a mistyped name is not a page that exists. And the TV page (``/tv``,
+``/tv/{channel}``), whose module opens its channel's socket (app/tv/socket.py)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,14 @@ async def leaderboard() -> Response:
 @router.get("/games")
 async def my_games() -> Response:
     return STATIC.page("games.html")
+
+
+@router.get("/tv")
+async def tv() -> Response:
+    return STATIC.page("tv.html")
+
+
+@router.get("/tv/{channel}")
+async def tv_channel(channel: str) -> Response:
+    # Any name is the page, which says so when the server knows no such channel.
+    return STATIC.page("tv.html")

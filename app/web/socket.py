@@ -24,7 +24,9 @@ async def site_socket(ws: WebSocket) -> None:
 
 async def _site_socket(ws: WebSocket) -> None:
     services = get_services(ws)
-    who = services.identities.read(ws.cookies.get(COOKIE))
+    who = await services.identities.read_checked(
+        ws.cookies.get(COOKIE), services.accounts.session_gens
+    )
     await ws.accept()
     conn = Connection(ws)
     try:

@@ -33,6 +33,9 @@ def database_url(request: pytest.FixtureRequest) -> str:
 
 
 def make_settings(url: str, data_dir: Path, **overrides: Any) -> Settings:
+    # Every test's accounts are new: the slower chat pace of new accounts (app/chat/safety.py)
+    # is off unless a test sets it (tests/app/chat/test_chat_safety.py).
+    overrides = {"chat_new_account_hours": 0, "chat_new_account_games": 0, **overrides}
     return Settings(database_url=url, data_dir=data_dir, secret_key=SECRET, **overrides)
 
 

@@ -1,8 +1,9 @@
-"""The game page's chat in a real browser: two players and spectators
-chat; the players' room never reaches a spectator's socket; a line with markup shows as
-text; a player mutes the opponent; the spectators' room can be hidden; flood control says
-how long to wait; lines survive a reload; a BOT's lines (bot API) show on the page and the
-page's lines reach the bot's game stream.
+"""The game page's chat in a real browser: two players and spectators chat (accounts write;
+anonymous spectators read, their box disabled); the players' room never reaches a
+spectator's socket; a line with markup shows as text; a player mutes the opponent; the
+spectators' room can be hidden; flood control says how long to wait; lines survive a
+reload; a BOT's lines (bot API) show on the page and the page's lines reach the bot's game
+stream.
 
 These tests run their own server: its flood control refills slowly (a line every 10
 minutes), so that the test's pace does not matter."""
@@ -20,6 +21,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accounts import sign_in
 from tests.browser.helpers import open_game, wait_started
 from tests.server import Server, running
 
@@ -59,8 +61,24 @@ def expect_line(page: Any, text: str) -> None:
     expect(page.locator("#chat-log .chat-text", has_text=text)).to_have_count(1)
 
 
-def test_two_players_and_spectators_chat(account: Any, new_context: Any, output_dir: Path) -> None:
-    pages, watcher, game_id = open_game(new_context, "dobutsu")
+def signed_in(new_context: Any, server: Server, *prefixes: str) -> Any:
+    """``new_context`` whose first contexts are signed in to new accounts, one per prefix
+    (only accounts write in the chat); the next ones are anonymous."""
+    left = list(prefixes)
+
+    def make(**options: Any) -> Any:
+        context = new_context(**options)
+        if left:
+            sign_in(context, server.base, left.pop(0))
+        return context
+
+    return make
+
+
+def test_two_players_and_spectators_chat(
+    account: Any, new_context: Any, server: Server, output_dir: Path
+) -> None:
+    pages, watcher, game_id = open_game(signed_in(new_context, server, "ann", "ben"), "dobutsu")
     first, second = pages["first"], pages["second"]
     errors: list[str] = []
     for page in (first, second, watcher):
@@ -85,7 +103,7 @@ def test_two_players_and_spectators_chat(account: Any, new_context: Any, output_
     say(dave, "go first!")
     for page in (watcher, spy):
         expect_line(page, "go first!")
-        expect(page.locator("#chat-input")).to_have_count(0)  # anonymous: reads only
+        expect(page.locator("#chat-input")).to_be_disabled()  # anonymous: reads only
         expect(page.locator("#chat a[href='/account']")).to_be_visible()
     # The players see it in the other room, marked new.
     expect(first.locator("#chat-room-spectator")).to_contain_text("1 new")
@@ -166,11 +184,11 @@ def register_bot(base: str, name: str) -> str:
 
 
 def test_a_bots_lines_show_on_the_page_and_the_pages_reach_the_bot(
-    new_context: Any, server: Server, output_dir: Path
+    account: Any, new_context: Any, server: Server, output_dir: Path
 ) -> None:
     name = f"chatbot-{secrets.token_hex(2)}"
     auth = {"Authorization": f"Bearer {register_bot(server.base, name)}"}
-    player = new_context().new_page()
+    player, _ = account("ann")
     made = player.request.post(
         f"/api/challenge/{name}", data={"variant": "dobutsu", "color": "white"}
     )

@@ -14,9 +14,12 @@ def _row(page: Any, game_id: str) -> Any:
 def test_the_lobby_list_updates_live_when_another_client_creates_and_cancels(new_context):
     page = new_context().new_page()
     received: list[dict[str, Any]] = []
-    page.on(
+    page.on(  # the lobby socket's (the lobby's TV board has a socket of its own)
         "websocket",
-        lambda ws: ws.on("framereceived", lambda frame: received.append(json.loads(frame))),
+        lambda ws: (
+            ws.url.endswith("/ws/lobby")
+            and ws.on("framereceived", lambda frame: received.append(json.loads(frame)))
+        ),
     )
     page.goto("/")
     page.wait_for_selector("#open-games .note, #open-games .game-list")

@@ -2,16 +2,19 @@
 // only: the server never sends it to anyone else) and the spectators' room.
 //
 // Players see both rooms, one at a time (two buttons switch), and write in the one shown; spectators see and write
-// in the spectators' room only, and only once signed in to an account (anonymous ones read).
-// A player may mute the opponent (remembered in this browser, for that person: their lines
-// stay hidden in every game), and anyone may hide the spectators' room (a preference).
+// in the spectators' room only. Only accounts write: an anonymous visitor reads, and the
+// box says why it is disabled. Anyone may mute anyone in one click from a line (remembered
+// in this browser, for that person: their lines stay hidden in every game); an account may
+// block or report another account from the line's menu (chatmenu.js); anyone may hide the
+// spectators' room (a preference).
 //
 // Lines are user text: they are only ever set as `textContent`, never as markup.
 
 import { isAccountName } from "../lib/names.js";
-import { api } from "../site/api.js";
+import { api, request } from "../site/api.js";
 import { html, render } from "../lib/html.js";
-import { t, tn } from "../i18n/i18n.js";
+import { errorText, t, tn } from "../i18n/i18n.js";
+import { lineActions } from "./chatmenu.js";
 
 export const MAX_CHARS = 140;
 const MUTED_KEY = "kodama.chat.muted"; // a JSON list of the player ids muted, newest last
@@ -64,6 +67,7 @@ export class ChatPanel {
     this.room = "player"; // the room shown (and written in)
     this.account = null; // null: not asked yet; for a spectator, whether they may write
     this.muted = readMuted();
+    this.blocked = new Set(); // ids blocked from this page (the server sends their lines no more)
     this.spectatorsShown = readSpectatorsShown();
     this.unread = { player: 0, spectator: 0 };
     this.pending = null; // the text sent, cleared from the input once it comes back
@@ -75,6 +79,8 @@ export class ChatPanel {
     root.addEventListener("click", (event) => {
       const button = event.target.closest("[data-chat-room]");
       if (button) this.show(button.dataset.chatRoom);
+      const unmute = event.target.closest("[data-chat-unmute]");
+      if (unmute) this.setMutedId(unmute.dataset.chatUnmute, false);
     });
     root.addEventListener("change", (event) => {
       const what = event.target.dataset && event.target.dataset.chat;
@@ -94,7 +100,7 @@ export class ChatPanel {
     this.seat = seat;
     this.opponentId = other ? other.id : null;
     if (!seat) this.room = "spectator";
-    if (!seat && this.account === null && me) this.askAccount();
+    if (this.account === null && me) this.askAccount();
     if (!this.drawn || changed) this.draw();
   }
 
@@ -125,6 +131,11 @@ export class ChatPanel {
     }
   }
 
+  // A line a moderator hid (`chatHidden`): gone from this page at once.
+  hide(id) {
+    if (this.lines.delete(id)) this.drawLog();
+  }
+
   // A refusal of a chat message: shown here, not as the page's toast. True if it was one.
   error(data) {
     const code = data.code || "";
@@ -142,14 +153,15 @@ export class ChatPanel {
 
   // ---- rules of what is shown --------------------------------------------------------------
   canWrite() {
-    if (this.seat) return true;
-    return this.room === "spectator" && this.account === true;
+    if (this.account !== true) return false; // accounts only, players too
+    return Boolean(this.seat) || this.room === "spectator";
   }
 
   visible(line) {
     if (line.room === "spectator" && !this.spectatorsShown) return false;
     if (line.room === "player" && !this.seat) return false; // (the server sends none)
-    return !(this.seat && line.userId === this.opponentId && this.muted.has(line.userId));
+    if (this.me && line.userId === this.me.id) return true;
+    return !this.muted.has(line.userId) && !this.blocked.has(line.userId);
   }
 
   isMuted() {
@@ -195,11 +207,27 @@ export class ChatPanel {
   }
 
   setMuted(muted) {
-    if (!this.opponentId) return;
-    this.muted.delete(this.opponentId);
-    if (muted) this.muted.add(this.opponentId);
+    if (this.opponentId) this.setMutedId(this.opponentId, muted);
+  }
+
+  // One click: a person's lines hidden (or shown again) on this browser's pages.
+  setMutedId(id, muted) {
+    this.muted.delete(id);
+    if (muted) this.muted.add(id);
     storeMuted(this.muted);
+    this.draw();
+  }
+
+  async block(line) {
+    try {
+      await request(`/api/rel/block/${encodeURIComponent(line.username)}`, { method: "POST" });
+    } catch (err) {
+      this.note(t("chat.cannotBlock", { name: line.username, error: errorText(err) }));
+      return;
+    }
+    this.blocked.add(line.userId);
     this.drawLog();
+    this.note(t("chat.blocked", { name: line.username }));
   }
 
   setSpectatorsShown(shown) {
@@ -228,7 +256,13 @@ export class ChatPanel {
     const roomShown = this.room === "player" || this.spectatorsShown;
     const writing = this.canWrite() && roomShown;
     const placeholder = t(this.room === "player" ? "chat.write.player" : "chat.write.spectator");
-    const anonymous = !seat && this.account !== true; // (no identity at all: the same)
+    const anonymous = this.account !== true; // (no identity at all: the same)
+    // The others muted whose lines this chat holds, each with its way back (the opponent
+    // has the checkbox).
+    const mutedHere = new Map();
+    for (const line of this.lines.values()) {
+      if (this.muted.has(line.userId) && line.userId !== this.opponentId) mutedHere.set(line.userId, line.username);
+    }
     render(
       this.root,
       html`<h2 id="chat-heading" class="small-heading">${t("chat.heading")}</h2>
@@ -244,14 +278,21 @@ export class ChatPanel {
             </form>`
           : ""}
         ${anonymous && roomShown
-          ? html`<p class="note">${t("chat.needsAccount")} <a href="/account">${t("chat.signIn")}</a></p>`
+          ? html`<form id="chat-form" class="chat-form" aria-describedby="chat-why">
+              <label class="visually-hidden" for="chat-input">${placeholder}</label>
+              <input id="chat-input" type="text" disabled placeholder="${placeholder}"
+                aria-describedby="chat-why">
+              <button type="submit" disabled>${t("chat.send")}</button>
+            </form>
+            <p id="chat-why" class="note">${t("chat.needsAccount")} <a href="/account">${t("chat.signIn")}</a></p>`
           : ""}
         <p id="chat-note" class="note chat-note" aria-live="polite"></p>
         <div class="prefs chat-prefs">${seat
           ? html`<label class="check-inline"><input type="checkbox" data-chat="mute"
               ${this.isMuted() ? html`checked` : ""} ${this.opponentId ? "" : html`disabled`}>
               ${t("chat.mute")}</label>`
-          : ""}<label class="check-inline"><input type="checkbox" data-chat="spectators"
+          : ""}${[...mutedHere].map(([id, name]) => html`<button type="button" class="link-button"
+              data-chat-unmute="${id}">${t("chat.unmuteName", { name })}</button>`)}<label class="check-inline"><input type="checkbox" data-chat="spectators"
               ${this.spectatorsShown ? html`checked` : ""}> ${t("chat.showSpectators")}</label></div>`,
     );
     this.root.hidden = false;
@@ -326,6 +367,16 @@ export class ChatPanel {
     text.className = "chat-text";
     text.textContent = line.text; // user text: never markup
     p.append(who, ": ", text);
+    const mine = this.me && line.userId === this.me.id;
+    if (!mine) {
+      const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+      p.append(lineActions(line, {
+        canAct: Boolean(account && this.me && isAccountName(this.me.name)),
+        onMute: (l) => this.setMutedId(l.userId, true),
+        onBlock: (l) => this.block(l),
+        gameId,
+      }));
+    }
     return p;
   }
 }

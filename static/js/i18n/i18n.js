@@ -5,8 +5,11 @@ import { ANALYSIS_TEXT } from "./i18n-analysis.js";
 import { CHAT_TEXT } from "./i18n-chat.js";
 import { OUTCOME_TEXT } from "./i18n-outcome.js";
 import { PLAYER_TEXT } from "./i18n-players.js";
+import { MODERATION_TEXT } from "./i18n-moderation.js";
 import { RELATION_TEXT } from "./i18n-relations.js";
 import { TEACHING_TEXT } from "./i18n-teaching.js";
+import { TV_TEXT } from "./i18n-tv.js";
+import { TOURNAMENT_TEXT } from "./i18n-tournaments.js";
 
 const STORE_KEY = "kodama.lang";
 export const LANGS = ["en", "fr"];
@@ -717,6 +720,15 @@ for (const l of LANGS) Object.assign(TEXT[l], TEACHING_TEXT[l]);
 
 // Following players (the lobby's list, the profile's dot and button): i18n-relations.js.
 for (const l of LANGS) Object.assign(TEXT[l], RELATION_TEXT[l]);
+
+// Reports, warnings and the moderation page: i18n-moderation.js.
+for (const l of LANGS) Object.assign(TEXT[l], MODERATION_TEXT[l]);
+
+// TV (its page and the lobby's small board): i18n-tv.js.
+for (const l of LANGS) Object.assign(TEXT[l], TV_TEXT[l]);
+
+// Arena tournaments (their pages and the lobby's line): i18n-tournaments.js.
+for (const l of LANGS) Object.assign(TEXT[l], TOURNAMENT_TEXT[l]);
 
 // Both dictionaries, for the page tests (every key in both languages, no English left).
 export const DICTIONARIES = { ui: TEXT, game: GAME_TEXT };

@@ -1,6 +1,7 @@
 // The account page: the games this player has played (won, lost, drawn), register, log
 // in/out, API tokens (create, shown once; list; revoke) and the irreversible upgrade to a BOT
-// account. Every call is the public REST API.
+// account; the owner's control of the account (password, e-mail, data, closing) is
+// accountcontrol.js's. Every call is the public REST API.
 
 import { request } from "../site/api.js";
 import { html, render } from "../lib/html.js";
@@ -8,6 +9,7 @@ import { onLanguage, setupChrome } from "../site/chrome.js";
 import { getLang } from "../i18n/i18n.js";
 import { copyText } from "../site/ui.js";
 import { shownName } from "../lib/names.js";
+import { controlWord, setupControl, showEmail } from "./accountcontrol.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -122,7 +124,7 @@ function w(key, values = {}) {
 // An error in the page's language when its code is known, else the server's sentence.
 function errorText(err) {
   if (err.code === "ratelimit") return w("ratelimit", (err.body && err.body.ratelimit) || {});
-  return WORDS.en[err.code] ? w(err.code) : err.message;
+  return WORDS.en[err.code] ? w(err.code) : (controlWord(err.code) ?? err.message);
 }
 
 function dateText(ms) {
@@ -141,7 +143,9 @@ function say(text) {
 
 // This page's own words (data-t); the shared header translates itself (chrome.js).
 function translate() {
-  for (const el of document.querySelectorAll("[data-t]")) el.textContent = w(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-t]")) {
+    el.textContent = controlWord(el.dataset.t) ?? w(el.dataset.t);
+  }
   document.title = `${w("title")} · Kodama`;
 }
 
@@ -162,6 +166,7 @@ async function load() {
   if (mine !== loads) return;
   [me, account, tokens] = read;
   show();
+  await control.onLoaded(account);
 }
 
 // Draws what the last load read, in the page's language (a language change redraws only).
@@ -313,11 +318,22 @@ $("bot-part").addEventListener("click", (event) => {
   });
 });
 
+const control = {
+  attempt,
+  say,
+  load,
+  mismatch: () => w("mismatch"),
+  account: () => account,
+  onLoaded: async () => {},
+};
+setupControl(control);
+
 setupChrome();
 onLanguage(() => {
   translate();
   if (!$("new-token").hidden) $("copy-token").textContent = w("copy");
   show();
+  showEmail();
 });
 translate();
 attempt(load);

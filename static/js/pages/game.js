@@ -5,6 +5,7 @@
 
 import { api } from "../site/api.js";
 import { ChatPanel } from "../game/chat.js";
+import { ReportLinks } from "../game/reportlinks.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";
 import { candidatesFor } from "../board/movechoice.js";
 import { storePieceSet } from "../board/pieces.js";
@@ -57,6 +58,7 @@ const view = new GameView(page);
 const hint = new GamePhaseHint($("status"), { seat: mySeat, myTurn });
 let socket = null;
 const chat = new ChatPanel($("chat"), { send: (message) => Boolean(socket && socket.send(message)) });
+const reportLinks = new ReportLinks($("report-players"));
 
 // ---- messages -----------------------------------------------------------------------------
 const LIVE = [
@@ -94,6 +96,7 @@ function onMessage(data) {
       }
       setup();
       chat.setGame(page.game, page.me);
+      reportLinks.setGame(page.game, page.me);
       page.awaiting = false;
       page.choice.clear();
       update();
@@ -132,6 +135,9 @@ function onMessage(data) {
       break;
     case "chatLines":
       chat.history(data.lines);
+      break;
+    case "chatHidden":
+      chat.hide(data.id); // a moderator hid the line
       break;
     case "gameStart":
       goToGame(data.game.id); // another game of this player started: this page follows them
@@ -419,6 +425,7 @@ function redraw() {
   page.board.set({});
   update();
   chat.redraw();
+  reportLinks.draw();
 }
 
 async function main() {

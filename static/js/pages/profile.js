@@ -13,6 +13,7 @@ import { errorText, getLang, t } from "../i18n/i18n.js";
 import { diffClass, diffText, ratingMark } from "../players/ratings.js";
 import { variantName } from "../lib/variant.js";
 import { ChallengeForm } from "../players/challengeform.js";
+import { openReport } from "../site/report.js";
 
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -64,11 +65,37 @@ function onlineDot() {
     data-online="${String(relation.online)}" role="img" aria-label="${words}" title="${words}"></span>`;
 }
 
-// For an account looking at another's profile only (the status says "following" then).
+// For an account looking at another's profile only (the status says "following" then); with
+// the button that reports them to the moderators (site/report.js).
 function followButton() {
   if (!relation || typeof relation.following !== "boolean") return "";
   return html`<p class="relation"><button type="button" id="follow-button"
-    data-following="${String(relation.following)}">${t(relation.following ? "relation.unfollow" : "relation.follow")}</button></p>`;
+    data-following="${String(relation.following)}">${t(relation.following ? "relation.unfollow" : "relation.follow")}</button>
+    ${blockButton()}
+    <button type="button" id="report-button">${t("report.button")}</button></p>`;
+}
+
+// Block (docs/decisions/blocking-and-chat-safety.md): neither challenges nor plays the other,
+// and their chat lines no longer reach the viewer. Following ends both ways with it.
+function blockButton() {
+  if (typeof relation.blocking !== "boolean") return "";
+  return html`<button type="button" id="block-button" data-blocking="${String(relation.blocking)}"
+    >${t(relation.blocking ? "relation.unblock" : "relation.block")}</button>`;
+}
+
+async function toggleBlock() {
+  const verb = relation.blocking ? "unblock" : "block";
+  $("block-button").disabled = true; // one change at a time
+  try {
+    await request(`/api/rel/${verb}/${encodeURIComponent(relation.username)}`, { method: "POST" });
+    relation.blocking = !relation.blocking;
+    if (relation.blocking) relation.following = false;
+    say(relation.blocking ? t("relation.blockedNow", { name: relation.username }) : "");
+  } catch (err) {
+    say(t("relation.cannotBlock", { error: errorText(err) }));
+  }
+  drawAbout(data.user);
+  $("block-button").focus(); // drawn anew: the keyboard stays on it
 }
 
 async function toggleFollow() {
@@ -208,6 +235,8 @@ async function load() {
 setupChrome();
 $("about").addEventListener("click", (event) => {
   if (event.target.closest("#follow-button")) toggleFollow();
+  if (event.target.closest("#block-button")) toggleBlock();
+  if (event.target.closest("#report-button")) openReport({ username: relation.username });
 });
 loadRelation();
 onLanguage(draw);

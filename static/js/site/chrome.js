@@ -6,6 +6,7 @@
 import { html, render } from "../lib/html.js";
 import { LANGS, LANG_NAMES, getLang, setLang, translatePage } from "../i18n/i18n.js";
 import { openSiteSocket } from "./site.js";
+import { showWarnings } from "./warnings.js";
 
 const listeners = [];
 
@@ -35,7 +36,6 @@ function markCurrentLink() {
   }
 }
 
-// `ownSocket`: the page has a socket that says gameStart itself (the lobby, a game page).
 // On a phone the links hide behind a button (site.css): it opens and closes them; Escape
 // closes them and gives the focus back to the button.
 function setupMenu() {
@@ -54,14 +54,16 @@ function setupMenu() {
   });
 }
 
+// `ownSocket`: the page has a socket that says gameStart itself (the lobby, a game page).
 export function setupChrome({ ownSocket = false } = {}) {
   if (!ownSocket) openSiteSocket();
+  showWarnings(); // a moderator's warning, until it is acknowledged
   const box = document.querySelector("header.site .lang-switch");
   translatePage();
   markCurrentLink();
+  setupMenu();
   if (!box) return;
   drawSwitch(box);
-  setupMenu();
   box.addEventListener("click", (event) => {
     const button = event.target.closest("[data-lang]");
     if (!button || button.dataset.lang === getLang()) return;

@@ -367,7 +367,6 @@ def test_methods_without_a_counterpart_here_answer_404(players):
     dave.event("challenge", game["id"])
     dave.client.challenges.accept(game["id"])
     calls: dict[str, Callable[[], object]] = {
-        "go_berserk": lambda: carol.client.board.go_berserk(game["id"]),
         "start_clocks": lambda: carol.client.challenges.start_clocks(
             game["id"], carol.token, dave.token
         ),

@@ -17,22 +17,12 @@ from fastapi.testclient import TestClient
 from app.core.time import ManualClock
 from app.domain.enums import ChatRoom
 from app.domain.events import ChatPosted
-from app.http.identity import Identities
 from app.main import create_app
 from app.realtime.messages import HubCodec
-from tests.app.accounts_and_streams import PASSWORD, Lines, assert_error, cheap_hashing, services_of
-from tests.app.conftest import SECRET, Player, make_settings, receive, send, started_game
+from tests.app.accounts_and_streams import Lines, assert_error
+from tests.app.chat.conftest import account
+from tests.app.conftest import Player, make_settings, receive, send, started_game
 from tests.app.games.test_ws_protocol import exchange, only_error
-
-
-def account(client: TestClient, username: str) -> Player:
-    """A browser signed in to a new account (its cookie holds the account)."""
-    cheap_hashing(client)
-    assert client.portal is not None
-    player = client.portal.call(services_of(client).accounts.register, username, PASSWORD)
-    person = Player(client, username)
-    person.cookie = f"kodama_player={Identities(SECRET).account_cookie(player.id, username)}"
-    return person
 
 
 def say(ws: Any, room: str, text: str) -> None:
@@ -132,7 +122,7 @@ def test_chat_after_the_game_and_in_a_game_not_started(alice, bob):
 # ---- the players' room never reaches a spectator -----------------------------------------
 def test_the_spectators_ndjson_stream_has_the_spectators_room_only(make_client):
     client = make_client(keepalive_seconds=0.1)
-    alice, bob = Player(client, "alice"), Player(client, "bob")
+    alice, bob = account(client, "alice"), account(client, "bob")
     game_id = started_game(alice, bob)
     with (
         client.stream("GET", f"/api/game/{game_id}?format=ndjson") as s,
@@ -176,7 +166,7 @@ def two_instances(postgres_url: str, tmp_path: Path) -> Any:
 
 def test_across_instances_the_players_room_reaches_the_players_only(two_instances):
     one, two = two_instances
-    alice, bob = Player(one, "alice"), Player(one, "bob")
+    alice, bob = account(one, "alice"), account(one, "bob")
     game_id = started_game(alice, bob)
     bob_two, carol = Player(two, "bob"), Player(two, "carol")
     bob_two.who, bob_two.cookie = bob.who, bob.cookie
@@ -231,7 +221,7 @@ def test_kept_lines_come_after_every_state_each_reading_what_it_may(alice, bob, 
 
 def test_a_page_is_sent_the_newest_hundred_lines(make_client):
     client = make_client(chat_flood_lines=200, ratelimit_chat_burst=200)
-    alice, bob = Player(client, "alice"), Player(client, "bob")
+    alice, bob = account(client, "alice"), account(client, "bob")
     game_id = started_game(alice, bob)
     with alice.socket(game_id) as a:
         receive(a, "state")

@@ -99,17 +99,20 @@ def test_the_cookie_and_the_token_are_declared_security_schemes(schema: dict[str
         "description": "the browser's identity, signed by the server; set on the first visit",
     }
     assert schemes["HTTPBearer"]["scheme"] == "bearer"
-    either: list[dict[str, list[str]]] = [{"HTTPBearer": []}, {"PlayerCookie": []}]
+    # Either, or neither: a request without the cookie is a new visitor's.
+    either: list[dict[str, list[str]]] = [{"HTTPBearer": []}, {"PlayerCookie": []}, {}]
     paths = schema["paths"]
     for method, path in [
         ("get", "/api/me"),
         ("post", "/api/bot/game/{game_id}/move/{move}"),
         ("post", "/api/challenge/open"),
-        ("get", "/api/account"),
     ]:
         assert paths[path][method]["security"] == either, path
+    # Only an account's cookie will do (its role "account"), or a token.
+    account = [{"HTTPBearer": []}, {"PlayerCookie": ["account"]}]
+    assert paths["/api/account"]["get"]["security"] == account
     for path in ("/api/games", "/api/invite/{token}", "/api/games/{game_id}/cancel"):
-        assert paths[path]["post"]["security"] == [{"PlayerCookie": []}], path
+        assert paths[path]["post"]["security"] == [{"PlayerCookie": []}, {}], path
     for path in ("/api/variants", "/api/lobby"):
         assert "security" not in paths[path]["get"], path
 

@@ -14,6 +14,7 @@ from app.core.errors import ServiceError
 from app.core.time import ManualClock
 from app.limits.ratelimit import RateLimiter
 from tests.app.accounts_and_streams import Account, Lines, assert_error, services_of
+from tests.app.chat.conftest import account
 from tests.app.conftest import Player, started_game
 
 MakeClient = Callable[..., TestClient]
@@ -52,7 +53,7 @@ def _stream_429(make_client: MakeClient) -> Any:
 
 def _chat_429(make_client: MakeClient) -> Any:
     client = make_client(ratelimit_chat_burst=1, ratelimit_chat_per_s=SLOW)
-    alice, bob = Player(client, "alice"), Player(client, "bob")
+    alice, bob = account(client, "alice"), account(client, "bob")  # only accounts chat
     game_id = started_game(alice, bob)
     line = {"room": "player", "text": "good luck"}
     assert alice.post(f"/api/board/game/{game_id}/chat", line).status_code == 200

@@ -130,3 +130,15 @@ def test_a_big_pool_pairs_nearly_everyone_close_in_rating() -> None:
     assert len(entries) == len(set(entries))
     assert len(pairs) >= 900  # a dense pool leaves few alone (the far tails wait)
     assert all(abs(a.rating - b.rating) <= allowed_gap(10_000) for a, b in pairs)
+
+
+def test_two_of_whom_one_blocks_the_other_are_never_paired() -> None:
+    a, b = seeker(1, 1500, waited_s=120), seeker(2, 1500, waited_s=120)
+    c = seeker(3, 1900, waited_s=120)  # far, but everyone waited long enough
+    apart = {frozenset(("p1", "p2"))}
+    assert ids(pair([a, b], NOW, apart)) == set()  # however long both waited
+    assert ids(pair([a, b, c], NOW, apart)) == {frozenset({"e1", "e3"})}
+    # Across the kinds too: a rated search and a casual one left over.
+    casual = seeker(4, 1500, rated=False, player_id="p1")
+    assert ids(pair([b, casual], NOW, apart)) == set()
+    assert ids(pair([b, casual], NOW)) == {frozenset({"e2", "e4"})}

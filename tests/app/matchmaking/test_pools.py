@@ -4,6 +4,7 @@ one game per pair, leaving, one pool at a time, expiry, the board seek's door, r
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from app.core.time import ManualClock
 from app.db.models import Game, PlayerRating, PoolEntry
 from app.matchmaking.pairing import CASUAL_AFTER_MS
 from app.matchmaking.pools import all_pools, pools_by_id
+from app.matchmaking.search import PoolSearch
 from tests.app.accounts_and_streams import Account, Lines, assert_error, services_of
 from tests.app.conftest import Player, receive, send, settle, started_game
 
@@ -342,3 +344,66 @@ def test_a_rated_search_needs_an_account(client: TestClient, alice: Player):
         run(client, lambda: pools.join(alice.who, POOL, rated=True))
     assert refused.value.code == "pool.rated_anonymous"
     assert entries(client) == []
+
+
+# ---- leaving at once -----------------------------------------------------------------------
+def search_of(client: TestClient, player: Player, said: list[dict[str, Any]]) -> PoolSearch:
+    """A lobby socket's search, driven straight (no socket between): messages handled back
+    to back, with no turn of the event loop between them."""
+
+    async def send_text(text: str) -> None:
+        said.append(json.loads(text))
+
+    return PoolSearch(services_of(client), send_text, player.who, "testclient")
+
+
+@pytest.mark.parametrize("leave", ["unpool", "socket closed"])
+def test_leaving_right_after_pool_leaves_no_ghost(
+    client: TestClient, clock: ManualClock, alice: Player, bob: Player, leave: str
+):
+    said: list[dict[str, Any]] = []
+    search = search_of(client, alice, said)
+
+    async def pool_and_leave() -> None:
+        await search.handle({"type": "pool", "pool": POOL})
+        # Before the search's waiting task has run once.
+        if leave == "unpool":
+            await search.handle({"type": "unpool"})
+        else:
+            await search.close()
+
+    run(client, pool_and_leave)
+    settle(client)
+    assert entries(client) == []
+    clock.advance(10_000)  # heartbeats and rounds: nothing of alice's is renewed or paired
+    assert entries(client) == []
+    with lobby(bob) as b:
+        send(b, type="pool", pool=POOL)
+        receive(b, "pooling")
+        clock.advance(2000)
+        assert games(client) == []  # bob is not paired with someone who is not there
+        assert [e.player_id for e in entries(client)] == [bob.who.id]
+    settle(client)
+    assert entries(client) == []
+    assert all(m["type"] != "paired" for m in said)
+
+
+def test_a_leaked_entry_is_not_renewed_so_it_expires_unpaired(
+    client: TestClient, clock: ManualClock, alice: Player, bob: Player
+):
+    """Whatever happens to a holder, the heartbeat renews only the entries a holder of this
+    instance still holds: one nobody holds expires, and nobody is paired with it."""
+    services = services_of(client)
+
+    async def leak() -> None:  # an entry made here whose holder never comes to be
+        await services.pools.join(alice.who, POOL)
+
+    run(client, leak)
+    clock.advance(20_000)
+    assert entries(client) == []  # expired and swept
+    with lobby(bob) as b:
+        send(b, type="pool", pool=POOL)
+        receive(b, "pooling")
+        clock.advance(2000)
+        assert games(client) == []
+    settle(client)

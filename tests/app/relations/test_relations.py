@@ -233,9 +233,9 @@ def test_a_players_status_says_online_playing_and_whether_you_follow_them(
     offline = {"id": "bob", "username": "Bob", "online": False, "playing": False}
     assert status(guest, "bob") == offline  # no "following" for a guest
     assert status(bob, "BOB") == offline  # nor for the player themself
-    assert status(alice, "bob") == {**offline, "following": False}
+    assert status(alice, "bob") == {**offline, "following": False, "blocking": False}
     alice.post("/api/rel/follow/bob")
-    assert status(alice, "bob") == {**offline, "following": True}
+    assert status(alice, "bob") == {**offline, "following": True, "blocking": False}
     with client.websocket_connect("/ws/lobby", headers=bob.headers) as lobby:
         lobby.receive_json()
         clock.advance(1_000)

@@ -1,8 +1,5 @@
-"""Database tables (SQLAlchemy 2 typed mappings). Statuses are stored as stable slugs.
-
-Times are epoch milliseconds (BIGINT): clocks are arithmetic on them, and SQLite and
-PostgreSQL store them alike.
-"""
+"""Games and what belongs to one: challenges, chat lines, and the outbox of their
+changes; ``GameRow``, what the move pipeline reads of a game whatever its source."""
 
 from __future__ import annotations
 
@@ -13,37 +10,17 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     CheckConstraint,
-    Float,
     ForeignKey,
     Index,
     Integer,
     String,
     Text,
+    false,
     text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 
-
-class Base(DeclarativeBase):
-    pass
-
-
-class Player(Base):
-    """Anyone who takes a seat: an anonymous visitor (cookie) to begin with."""
-
-    __tablename__ = "players"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    name: Mapped[str] = mapped_column(String(40))  # an account's name is its username
-    created_ms: Mapped[int] = mapped_column(BigInteger)
-    # A registered account (all None for an anonymous player). username_key is the
-    # lower-cased username: the unique one, so "Alice" and "alice" cannot both exist.
-    username: Mapped[str | None] = mapped_column(String(20), default=None)
-    username_key: Mapped[str | None] = mapped_column(
-        String(20), unique=True, index=True, default=None
-    )
-    password_hash: Mapped[str | None] = mapped_column(String(255), default=None)
-    title: Mapped[str | None] = mapped_column(String(8), default=None)  # "BOT" or None
+from app.db.models.base import Base
 
 
 class Game(Base):
@@ -183,21 +160,6 @@ class GameRow(Protocol):
     rematch_id: str | None
 
 
-class ApiToken(Base):
-    """A personal API token: only its SHA-256 is stored, the token is shown once."""
-
-    __tablename__ = "api_tokens"
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # public: to list/revoke
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    description: Mapped[str] = mapped_column(String(100))
-    scopes: Mapped[str] = mapped_column(String(200))  # space-separated, as OAuth scopes
-    created_ms: Mapped[int] = mapped_column(BigInteger)
-    last_used_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
-    revoked_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
-
-
 class Challenge(Base):
     """A game proposed to one account (or, open, to anyone): accepted, it becomes the game
     with the same id. ``color`` is the challenger's choice, in the bot API's words."""
@@ -252,6 +214,10 @@ class ChatLine(Base):
     username: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(140))
     created_ms: Mapped[int] = mapped_column(BigInteger)
+    # Moderation (app/moderation): a line a moderator hid is served to nobody; a line written
+    # while its author's chat was visible only to themselves is served to them alone.
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    author_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class OutboxEntry(Base):
@@ -276,101 +242,3 @@ class OutboxEntry(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)  # the event's fields
     created_ms: Mapped[int] = mapped_column(BigInteger)
     consumed_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
-
-
-class PlayerStats(Base):
-    """A player's finished games (aborted ones and those never started not counted): kept
-    by the outbox's consumer of ``GameEnded``, one row per player who has finished one."""
-
-    __tablename__ = "player_stats"
-
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    played: Mapped[int] = mapped_column(Integer, default=0)
-    won: Mapped[int] = mapped_column(Integer, default=0)
-    lost: Mapped[int] = mapped_column(Integer, default=0)
-    drawn: Mapped[int] = mapped_column(Integer, default=0)
-
-
-class PlayerRating(Base):
-    """A player's Glicko-2 rating in one game (app/ratings/glicko2.py), as of its last rated
-    game (``rated_ms``): the idle days since are applied when it is read or used. Kept by
-    the outbox's consumer of ``GameEnded``; no row: the default rating."""
-
-    __tablename__ = "ratings"
-
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    variant: Mapped[str] = mapped_column(String(16), primary_key=True)
-    rating: Mapped[float] = mapped_column(Float)
-    deviation: Mapped[float] = mapped_column(Float)
-    volatility: Mapped[float] = mapped_column(Float)
-    games: Mapped[int] = mapped_column(Integer)  # rated games played in this game
-    rated_ms: Mapped[int] = mapped_column(BigInteger)
-
-
-class RatingChange(Base):
-    """What one rated game did to one player's rating: the history (profiles, charts) and
-    the ``ratingDiff`` of the end panel and the bot API."""
-
-    __tablename__ = "rating_changes"
-    __table_args__ = (Index("ix_rating_changes_player", "player_id", "variant", "at_ms"),)
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    variant: Mapped[str] = mapped_column(String(16))
-    before: Mapped[float] = mapped_column(Float)
-    after: Mapped[float] = mapped_column(Float)
-    deviation: Mapped[float] = mapped_column(Float)  # after the game
-    at_ms: Mapped[int] = mapped_column(BigInteger)
-
-
-class PoolEntry(Base):
-    """A player waiting in a quick-pairing pool (app/matchmaking/pools.py): one pool at a
-    time per player. Held by a socket or a board seek on ``instance``, which renews
-    ``seen_ms``; an entry not renewed expires (its instance died). A pairing round sets
-    ``game_id`` (in the transaction that creates the game); the holder then deletes it."""
-
-    __tablename__ = "pool_entries"
-    __table_args__ = (Index("ix_pool_entries_pool", "pool", "game_id"),)
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    pool: Mapped[str] = mapped_column(String(24))
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), unique=True)
-    rated: Mapped[bool] = mapped_column(Boolean)  # an account's rated search; else casual
-    rating: Mapped[float] = mapped_column(Float)  # at entry (1500 for an anonymous player)
-    range_low: Mapped[int | None] = mapped_column(Integer, default=None)
-    range_high: Mapped[int | None] = mapped_column(Integer, default=None)
-    joined_ms: Mapped[int] = mapped_column(BigInteger)
-    seen_ms: Mapped[int] = mapped_column(BigInteger)
-    instance: Mapped[str] = mapped_column(String(32))
-    game_id: Mapped[str | None] = mapped_column(String(12), default=None)
-
-
-class ServerInstance(Base):
-    """A server instance sharing the database, and when it last said it was alive."""
-
-    __tablename__ = "instances"
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    beat_ms: Mapped[int] = mapped_column(BigInteger)
-
-
-class PlayerSocket(Base):
-    """An identity with a socket (page, or a bot's event stream) open on an instance."""
-
-    __tablename__ = "player_sockets"
-
-    instance: Mapped[str] = mapped_column(String(16), primary_key=True)
-    player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
-
-
-class Follow(Base):
-    """One account following another (app/relations/): who follows, whom, and since when.
-    Never oneself (a CHECK, as the service refuses it first)."""
-
-    __tablename__ = "follows"
-    __table_args__ = (CheckConstraint("follower_id <> followed_id", name="ck_follows_not_self"),)
-
-    # The primary key's order serves the one question asked: whom does this account follow.
-    follower_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    followed_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    created_ms: Mapped[int] = mapped_column(BigInteger)

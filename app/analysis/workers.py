@@ -1,0 +1,132 @@
+"""The analysis board's engine work, off the event loop (docs/decisions/analysis-workers.md):
+each ``POST /api/analysis/moves`` is replayed, and its answer encoded as JSON, in a worker
+process, so the instance's sockets and moves are never held up by it.
+
+Bounded twice: per visitor (a token bucket per identity and a larger one per address: 429
+``ratelimit`` with the key ``analysis``), and in total (at most ``workers + queue`` requests
+running or waiting on this instance: past it, 503 ``analysis.busy`` at once, never a queue
+that grows).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import multiprocessing
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import orjson
+
+from app.analysis import positions
+from app.core.errors import ServiceError
+from app.limits.api import too_many
+from app.limits.ratelimit import RateLimiter
+
+# The workers are forked from a server process that imported the engine once (and nothing of
+# the app's threads or sockets): a new worker is ready in milliseconds.
+CONTEXT = multiprocessing.get_context("forkserver")
+CONTEXT.set_forkserver_preload(["engine", "app.analysis.positions"])
+BUSY_RETRY_SECONDS = 1
+
+# What a worker sends back: ("ok", the answer's JSON) or ("error", code, message, status,
+# index): a ServiceError is rebuilt here (its extra fields do not survive pickling).
+Answer = tuple[Any, ...]
+
+
+def answer(variant: str, rules: Mapping[str, str], fen: str | None, moves: Sequence[str]) -> Answer:
+    """The line's answer, as ``POST /api/analysis/moves`` sends it (run in a worker)."""
+    try:
+        found = positions.line(variant, rules, fen, moves)
+    except ServiceError as exc:
+        return ("error", exc.code, exc.message, exc.status, exc.extra.get("index"))
+    body = {"variant": found.variant, "rules": found.rules, "positions": found.positions}
+    return ("ok", orjson.dumps(body))
+
+
+def busy() -> ServiceError:
+    return ServiceError("analysis.busy", "the analysis board is busy; try again in a moment", 503)
+
+
+class AnalysisWorkers:
+    """The instance's analysis workers and their limits (``start``/``stop`` with the app)."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        *,
+        workers: int,
+        queue: int,
+        rate_per_s: float,
+        burst: int,
+        ip_factor: float,
+    ) -> None:
+        """``clock``: the app's monotonic seconds, for the rate limits."""
+        self.workers = workers
+        self.capacity = workers + queue  # requests running or waiting, at most
+        self.running = 0
+        self.caller = RateLimiter(rate_per_s, burst, clock)
+        self.address = RateLimiter(
+            rate_per_s * ip_factor, max(1, math.ceil(burst * ip_factor)), clock
+        )
+        self._pool: ProcessPoolExecutor | None = None
+
+    def admit(self, visitor: str, address: str) -> None:
+        """Count one request of this visitor from this address, or refuse it (429)."""
+        for limiter, key, whose in (
+            (self.address, address, "address"),
+            (self.caller, visitor, "visitor"),
+        ):
+            try:
+                limiter.hit(key)
+            except ServiceError as exc:
+                info = exc.extra.get("ratelimit")
+                seconds = info.get("seconds", 1) if isinstance(info, dict) else 1
+                raise too_many(
+                    "analysis", f"too many analysis requests from this {whose}", seconds
+                ) from None
+
+    async def line_json(
+        self, variant: str, rules: Mapping[str, str], fen: str | None, moves: Sequence[str]
+    ) -> bytes:
+        """The answer's JSON, made in a worker; a refusal of the engine's as its
+        ServiceError; 503 ``analysis.busy`` when every worker and queue place is taken."""
+        if self.running >= self.capacity:
+            raise busy()
+        self.running += 1
+        try:
+            future = asyncio.wrap_future(
+                self._executor().submit(answer, variant, dict(rules), fen, list(moves))
+            )
+        except BaseException:
+            self.running -= 1
+            raise
+        # A place is given back when the worker is done, not when the client leaves: a
+        # request whose client left still holds its worker until then.
+        future.add_done_callback(self._finished)
+        found = await asyncio.shield(future)
+        if found[0] == "ok":
+            body: bytes = found[1]
+            return body
+        _kind, code, message, status, index = found
+        if index is None:
+            raise ServiceError(code, message, status)
+        raise ServiceError(code, message, status, index=index)
+
+    def _finished(self, _future: asyncio.Future[Answer]) -> None:
+        self.running -= 1
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # Made at the first request: an instance nobody asks starts no process.
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=CONTEXT)
+        return self._pool
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

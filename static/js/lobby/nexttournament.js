@@ -1,0 +1,54 @@
+// The lobby's "next tournament" line: the next public arena to start, or the one running
+// (GET /api/tournament/next), with its countdown, and a link to every tournament. Read
+// again every REFRESH_MS while the page is in view.
+
+import { request } from "../site/api.js";
+import { onLanguage } from "../site/chrome.js";
+import { html, render } from "../lib/html.js";
+import { t } from "../i18n/i18n.js";
+import { countdown } from "../pages/tournament-time.js";
+
+const REFRESH_MS = 30_000;
+const line = document.getElementById("next-tournament");
+let next = null;
+let readAt = 0;
+
+function draw() {
+  if (!line) return;
+  const all = html`<a href="/tournaments" data-all-tournaments>${t("arena.all")}</a>`;
+  if (!next) {
+    render(line, all);
+    return;
+  }
+  const gone = (Date.now() - readAt) / 1000;
+  const time =
+    next.status === 10
+      ? t("arena.startsAt", { time: countdown(next.secondsToStart - gone) })
+      : t("arena.endsAt", { time: countdown(next.secondsToFinish - gone) });
+  render(
+    line,
+    html`<a href="/tournament/${encodeURIComponent(next.id)}" data-next-tournament="${next.id}">${t("arena.next", {
+      name: next.fullName,
+      time,
+    })}</a> · ${all}`,
+  );
+}
+
+async function refresh() {
+  try {
+    next = await request("/api/tournament/next");
+    readAt = Date.now();
+  } catch {
+    next = null; // the lobby works without it
+  }
+  draw();
+}
+
+if (line) {
+  refresh();
+  setInterval(() => {
+    if (!document.hidden) refresh();
+  }, REFRESH_MS);
+  setInterval(draw, 1000);
+  onLanguage(draw);
+}
