@@ -7,20 +7,18 @@
 //   const board = new Board(el, { variant, orientation, onMove, onPick, onRefuse, hands, announce });
 //   board.set({ fen, lastMove, dests, selectable, pick, pending, orientation, check });
 //
-// Mouse, touch (click-click or drag) and keyboard (roving focus: arrows, Enter/Space,
-// Escape) all end in the same intents. `diagram: true` draws a still picture (rules pages):
-// no buttons, one image label, and `marks` to highlight squares.
+// Mouse, touch (click-click or drag: board/drag.js) and keyboard (roving focus: arrows,
+// Enter/Space, Escape) all end in the same intents. `diagram: true` draws a still picture
+// (rules pages): no buttons, one image label, and `marks` to highlight squares. The squares,
+// hands and pieces are drawn by board/markup.js.
 
 import { html, render } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
-import { parsePosition, sideOf, squareName } from "./position.js";
-import { pieceSvg } from "./pieces.js";
-import { pieceName, pieceStrength, playerWord, specialSquares, variantName } from "../lib/variant.js";
+import { parsePosition, squareName } from "./position.js";
+import { PieceDrag } from "./drag.js";
+import { cellMarkup, handMarkup } from "./markup.js";
+import { pieceName, playerWord, specialSquares, variantName } from "../lib/variant.js";
 
-const MARKS = [
-  "selected", "dest", "capture", "last", "removed", "jumped", "line", "pick", "check", "pending",
-  "blocked", "premove", "place",
-];
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 let boards = 0;
 
@@ -65,15 +63,15 @@ export class Board {
       el.style.setProperty("--ranks", variant.board.ranks);
     }
     if (diagram) this.el.classList.add("diagram");
+    this.dragging = new PieceDrag(this);
     if (!diagram) {
       for (const el of this.containers()) {
         el.addEventListener("click", (event) => this.click(event));
-        el.addEventListener("pointerdown", (event) => this.pointerDown(event));
+        el.addEventListener("pointerdown", (event) => this.dragging.pointerDown(event));
         el.addEventListener("keydown", (event) => this.keyDown(event));
         el.addEventListener("focusin", (event) => this.focusIn(event));
       }
     }
-    this.drag = null;
     this.render();
   }
 
@@ -253,90 +251,6 @@ export class Board {
     return items.find((el) => el.classList.contains("movable")) || items[0] || null;
   }
 
-  // ---- dragging (pointer events: mouse, pen and touch alike) ---------------------------------
-  originKey(target) {
-    const square = target.closest("[data-square]");
-    const hand = target.closest("[data-hand]");
-    const { selectable, dests, pick } = this.state;
-    if (!selectable || pick) return null;
-    if (square && dests[square.dataset.square]) return square.dataset.square;
-    if (hand && hand.dataset.side === selectable) {
-      const key = this.handKey(hand.dataset.hand);
-      if (dests[key]) return key;
-    }
-    return null;
-  }
-
-  pointerDown(event) {
-    if (event.button !== 0 && event.pointerType === "mouse") return;
-    const key = this.originKey(event.target);
-    if (!key) return;
-    const from = event.target.closest("[data-square], [data-hand]");
-    const piece = from.querySelector(".piece");
-    if (!piece) return;
-    const cell = this.el.querySelector(".sq");
-    const size = (cell || from).getBoundingClientRect().width;
-    this.drag = { key, x: event.clientX, y: event.clientY, started: false, piece, size, ghost: null };
-    const move = (e) => this.pointerMove(e);
-    const up = (e) => {
-      document.removeEventListener("pointermove", move);
-      document.removeEventListener("pointerup", up);
-      document.removeEventListener("pointercancel", up);
-      this.pointerUp(e);
-    };
-    document.addEventListener("pointermove", move);
-    document.addEventListener("pointerup", up);
-    document.addEventListener("pointercancel", up);
-  }
-
-  pointerMove(event) {
-    const d = this.drag;
-    if (!d) return;
-    if (!d.started) {
-      if (Math.hypot(event.clientX - d.x, event.clientY - d.y) < 6) return;
-      d.started = true;
-      this.selected = d.key;
-      const ghost = document.createElement("div");
-      ghost.className = `drag-ghost ${[...this.el.classList].join(" ")}`;
-      ghost.style.setProperty("--cell", `${d.size}px`);
-      ghost.style.width = ghost.style.height = `${d.size}px`;
-      ghost.innerHTML = d.piece.outerHTML; // markup this view wrote itself
-      document.body.append(ghost);
-      d.ghost = ghost;
-      this.render();
-      this.el.classList.add("dragging");
-    }
-    event.preventDefault();
-    d.ghost.style.transform = `translate(${event.clientX - d.size / 2}px, ${event.clientY - d.size / 2}px)`;
-    const over = document.elementFromPoint(event.clientX, event.clientY);
-    const sq = over && over.closest && over.closest("[data-square]");
-    for (const el of this.el.querySelectorAll(".sq.drag-over")) el.classList.remove("drag-over");
-    if (sq && (this.state.dests[d.key] || []).includes(sq.dataset.square)) sq.classList.add("drag-over");
-  }
-
-  pointerUp(event) {
-    const d = this.drag;
-    this.drag = null;
-    if (!d || !d.started) return;
-    d.ghost.remove();
-    this.el.classList.remove("dragging");
-    this.suppressClick = true;
-    setTimeout(() => (this.suppressClick = false), 0);
-    const over = document.elementFromPoint(event.clientX, event.clientY);
-    const sq = over && over.closest && over.closest("[data-square]");
-    const target = sq && this.el.contains(sq) ? sq.dataset.square : null;
-    if (target && (this.state.dests[d.key] || []).includes(target)) {
-      this.selected = null;
-      this.focusSquare = target;
-      this.render();
-      this.onMove(d.key, target);
-      return;
-    }
-    // Dropped elsewhere: the piece stays selected, so a click can still finish the move.
-    this.render();
-    if (target) this.onRefuse(d.key, target);
-  }
-
   // ---- drawing ----------------------------------------------------------------------------
   squaresInView() {
     const { files, ranks } = this.variant.board;
@@ -354,117 +268,12 @@ export class Board {
     return rows;
   }
 
-  pieceMarkup(token) {
-    const side = sideOf(token);
-    const family = this.variant.family;
-    if (family === "stones") {
-      return html`<span class="piece stone side-${side}" aria-hidden="true"></span>`;
-    }
-    const promoted = token.startsWith("+");
-    const letter = token.replace("+", "").toUpperCase();
-    // Pieces face their owner, as over a real board: the far side's are turned round,
-    // picture, letter and movement dots alike.
-    const turned = side !== this.state.orientation;
-    const strength = pieceStrength(this.variant, token);
-    const art = pieceSvg(this.variant, token, this.state.pieceSet, turned);
-    return html`<span
-      class="piece side-${side}${promoted ? " promoted" : ""}${turned ? " turned" : ""}${
-        String(art) ? " has-art" : ""}"
-      aria-hidden="true"
-      title="${this.pieceLabel(token)}"
-      >${art}<span class="letter">${letter}</span>${strength !== null
-        ? html`<span class="strength">${strength}</span>`
-        : ""}</span
-    >`;
-  }
-
   defaultFocus(rows) {
     const { selectable, dests } = this.state;
     const bottomFirst = rows.slice().reverse().flat();
     if (this.selected && !this.selected.includes("*")) return this.selected;
     const movable = selectable && bottomFirst.find((c) => dests[c.name]);
     return (movable || bottomFirst[0]).name;
-  }
-
-  cellMarkup(cell, lastRow) {
-    const { name } = cell;
-    const token = this.position.board.get(name);
-    const st = this.state;
-    const targets = this.selected ? st.dests[this.selected] || [] : [];
-    const special = this.special.get(name);
-    const classes = ["sq"];
-    const words = [];
-    if (token) {
-      words.push(t("board.piece", {
-        sq: name,
-        owner: playerWord(sideOf(token)),
-        piece: this.pieceLabel(token).toLowerCase(),
-      }));
-    } else words.push(name);
-    if (special) {
-      classes.push(...special.classes);
-      words.push(...special.words.map((w) => w()));
-    }
-    const marks = new Set((st.marks && st.marks[name]) || []);
-    if (st.lastMove.includes(name)) marks.add("last");
-    if (st.removed === name) marks.add("removed");
-    if (st.pending.includes(name)) marks.add("pending");
-    if (this.selected === name) marks.add("selected");
-    if (targets.includes(name)) marks.add("dest");
-    if (st.pick && st.pick.includes(name)) marks.add("pick");
-    if (st.check === name) marks.add("check");
-    for (const mark of MARKS) if (marks.has(mark)) classes.push(mark);
-    if (marks.has("dest") && token) classes.push("capture");
-    if (marks.has("check")) words.push(t("board.check"));
-    if (marks.has("last")) words.push(t("board.lastMove"));
-    if (marks.has("jumped")) words.push(t("board.jumped"));
-    if (marks.has("line")) words.push(t("board.line"));
-    if (marks.has("selected")) words.push(t("board.selected"));
-    if (marks.has("dest")) words.push(t("board.dest"));
-    else if (marks.has("place")) words.push(t("board.place"));
-    if (marks.has("pick")) words.push(t("board.pick"));
-    if (marks.has("premove")) words.push(t("board.premove"));
-    if (st.selectable && st.dests[name]) classes.push("movable");
-    const coords = [];
-    if (this.coords && cell.row === lastRow) coords.push(html`<span class="coord file">${name[0]}</span>`);
-    if (this.coords && cell.col === 0) coords.push(html`<span class="coord rank">${name.slice(1)}</span>`);
-    const piece = token ? this.pieceMarkup(token) : "";
-    if (this.diagram) {
-      return html`<span class="${classes.join(" ")}" data-square="${name}">${coords}${piece}</span>`;
-    }
-    const tabindex = name === this.focusSquare ? "0" : "-1";
-    return html`<button type="button" class="${classes.join(" ")}" data-square="${name}"
-      tabindex="${tabindex}" aria-label="${words.join(", ")}">${coords}${piece}</button>`;
-  }
-
-  handMarkup(side, where) {
-    const family = this.variant.family;
-    if (!this.showHands || (family !== "shogi" && family !== "stones")) return "";
-    const st = this.state;
-    const pieces = this.position.hands[side] || [];
-    const order = this.variant.hand_order || ["S"];
-    const owner = playerWord(side);
-    const items = order
-      .map((letter) => pieces.find((p) => p.letter === letter))
-      .filter((p) => p && (p.count > 0 || family === "stones"))
-      .map((p) => {
-        const key = this.handKey(p.letter);
-        const token = side === "first" ? p.letter : p.letter.toLowerCase();
-        const usable = st.selectable === side && st.dests[key] && p.count > 0;
-        const label = t("board.handPiece", { owner, piece: this.pieceLabel(token).toLowerCase(), n: p.count });
-        const inner = html`${this.pieceMarkup(token)}<span class="count" data-n="${p.count}">${p.count}</span>`;
-        if (this.diagram) {
-          const marked = ((st.marks && st.marks[key]) || []).includes("selected") && side === "first";
-          return html`<span class="hand-piece${marked ? " selected" : ""}" data-hand="${p.letter}"
-            data-side="${side}">${inner}</span>`;
-        }
-        return html`<button type="button"
-          class="hand-piece${usable ? " movable" : ""}${this.selected === key ? " selected" : ""}"
-          data-hand="${p.letter}" data-side="${side}" aria-label="${label}"
-          ${usable ? "" : html`aria-disabled="true"`}>${inner}</button>`;
-      });
-    return html`<div class="hand hand-${where} side-${side}" role="group"
-      aria-label="${t("board.hand", { owner })}">${items}</div>`;
   }
 
   render() {
@@ -479,7 +288,7 @@ export class Board {
     const saved = this.focusSquare;
     this.focusSquare = focusName;
     const refocus = this.focusedKey();
-    const cells = rows.flat().map((cell) => this.cellMarkup(cell, ranks - 1));
+    const cells = rows.flat().map((cell) => cellMarkup(this, cell, ranks - 1));
     this.focusSquare = saved;
     const help = `board-help-${this.id}`;
     const boardLabel = this.label || t("board.label", {
@@ -492,12 +301,13 @@ export class Board {
           aria-describedby="${help}">${cells}</div><p id="${help}" class="visually-hidden">${t("board.help")}</p>`;
     if (this.handSlots) {
       render(this.el, grid);
-      if (this.handSlots.top) render(this.handSlots.top, html`${this.handMarkup(top, "top")}`);
+      if (this.handSlots.top) render(this.handSlots.top, html`${handMarkup(this, top, "top")}`);
       if (this.handSlots.bottom) {
-        render(this.handSlots.bottom, html`${this.handMarkup(st.orientation, "bottom")}`);
+        render(this.handSlots.bottom, html`${handMarkup(this, st.orientation, "bottom")}`);
       }
     } else {
-      render(this.el, html`${this.handMarkup(top, "top")}${grid}${this.handMarkup(st.orientation, "bottom")}`);
+      const hands = [handMarkup(this, top, "top"), handMarkup(this, st.orientation, "bottom")];
+      render(this.el, html`${hands[0]}${grid}${hands[1]}`);
     }
     this.restoreFocus(refocus);
   }

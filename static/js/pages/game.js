@@ -1,7 +1,8 @@
 // The game page: one socket, one board, the players, clocks, moves and buttons.
 // Every legal move comes from the server (`legalMoves`); this page only matches clicks
 // against that list and sends the chosen text. The board is set up as the analysis board's
-// (board/setup.js); the panels around it are drawn by game/gameview.js.
+// (board/setup.js); the panels around it are drawn by game/gameview.js, its buttons handled by
+// game/actions.js, its moves and result read aloud by game/announce.js.
 
 import { api } from "../site/api.js";
 import { ChatPanel } from "../game/chat.js";
@@ -15,19 +16,19 @@ import { Premove, listenForCancel, premoveDests, resolvePremove } from "../board
 import { Review, listenForKeys } from "../game/review.js";
 import { announce, checkSquare, moveChoice, setUpBoard, showPosition } from "../board/setup.js";
 import { GameView, myTurn, mySeat } from "../game/gameview.js";
-import { takebackMessage } from "../game/takeback.js";
 import { GameSocket } from "../site/socket.js";
 import { broughtTo, goToGame } from "../site/site.js";
 import { play, setMuted } from "../game/sound.js";
 import { errorText, t } from "../i18n/i18n.js";
 import { changeLines } from "../players/ratings.js";
 import { followRematch, setupRematch } from "../game/rematch.js";
-import { copyText, toast } from "../site/ui.js";
-import { otherSide } from "../lib/variant.js";
-import { connectionText, moveSentence, resultText } from "../i18n/words.js";
+import { toast } from "../site/ui.js";
+import { connectionText } from "../i18n/words.js";
 import { origin, slide } from "../board/animate.js";
 import { captureMarks } from "../board/lastmove.js";
 import { GamePhaseHint } from "../game/phasehint.js";
+import { listenForActions } from "../game/actions.js";
+import { announceEnd, announceMove } from "../game/announce.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -100,7 +101,7 @@ function onMessage(data) {
       page.awaiting = false;
       page.choice.clear();
       update();
-      if (data.game.result && !("me" in data)) announceEnd();
+      if (data.game.result && !("me" in data)) announceEnd(page);
       else if (data.game.result) page.announcedEnd = data.game.id;
       playPremove();
       break;
@@ -122,7 +123,7 @@ function onMessage(data) {
       const note = hint.moved(page, before, data.move, mover);
       update();
       slide(document, parseMove(data.move), from);
-      announceMove(before, data.move, mover, note);
+      announceMove(page, before, data.move, mover, note);
       playPremove();
       break;
     }
@@ -183,25 +184,6 @@ function playMoveSound(before, data) {
     return;
   }
   play(piecesOnBoard(data.fen) < piecesOnBoard(before) ? "capture" : "move");
-}
-
-// ---- read aloud (the live region: board/setup.js) ----------------------------------------
-function announceMove(before, text, mover, note = "") {
-  const game = page.game;
-  let sentence = moveSentence(page.variant, before, text, mover, page.pieceSet);
-  if (game.check && !game.result) sentence += `. ${t("status.check")}`;
-  if (game.result) {
-    sentence += `. ${resultText(game, { seat: mySeat(page), variant: page.variant })}`;
-    page.announcedEnd = game.id;
-  }
-  if (note) sentence += `. ${note}`;
-  announce(sentence);
-}
-
-function announceEnd() {
-  if (page.announcedEnd === page.game.id) return;
-  page.announcedEnd = page.game.id;
-  announce(resultText(page.game, { seat: mySeat(page), variant: page.variant }));
 }
 
 let connectionStatus = "connecting";
@@ -329,92 +311,8 @@ document.addEventListener("change", (event) => {
   }
 });
 
-// ---- buttons ------------------------------------------------------------------------------
-let resignTimer = null;
-
-// The buttons that send one message as it is (gamepanels.js draws them).
-const MESSAGES = {
-  abort: { type: "abort" },
-  "draw-offer": { type: "draw", action: "offer" },
-  "draw-accept": { type: "draw", action: "accept" },
-  "draw-decline": { type: "draw", action: "decline" },
-  "claim-victory": { type: "claim", result: "victory" },
-  "claim-draw": { type: "claim", result: "draw" },
-};
-
-async function onAction(action, target) {
-  if (Object.hasOwn(MESSAGES, action)) {
-    act(MESSAGES[action]);
-    return;
-  }
-  switch (action) {
-    case "replay-first":
-    case "replay-prev":
-    case "replay-next":
-    case "replay-last":
-      page.review.step(action.slice("replay-".length));
-      break;
-    case "replay-live":
-      page.review.step("last");
-      break;
-    case "replay-to":
-      page.review.go(Number(target.dataset.ply));
-      break;
-    case "takeback-offer":
-    case "takeback-accept":
-    case "takeback-decline":
-      act(takebackMessage(action));
-      break;
-    case "flip":
-      page.flipped = true;
-      page.orientation = otherSide(page.orientation);
-      update();
-      break;
-    case "resign":
-      if (!page.confirmResign) {
-        page.confirmResign = true;
-        clearTimeout(resignTimer);
-        resignTimer = setTimeout(() => {
-          page.confirmResign = false;
-          view.actions();
-        }, 3000);
-      } else {
-        page.confirmResign = false;
-        act({ type: "resign" });
-      }
-      view.actions();
-      break;
-    case "join":
-      try {
-        await api.join(page.game.id);
-        // The server counts this connection as a spectator's until it reconnects seated;
-        // the state broadcast after the join triggers that (see onMessage).
-      } catch (err) {
-        showError(errorText(err));
-      }
-      break;
-    case "cancel":
-      try {
-        await api.cancel(page.game.id);
-      } catch (err) {
-        showError(errorText(err));
-      }
-      break;
-    case "copy-invite": {
-      const input = $("invite-link");
-      const ok = await copyText(input.value, input);
-      toast($("toast"), ok ? t("invite.copied") : t("invite.selectIt"), 2000);
-      break;
-    }
-    default:
-      break;
-  }
-}
-
-document.addEventListener("click", (event) => {
-  const target = event.target.closest("[data-action]");
-  if (target) onAction(target.dataset.action, target);
-});
+// The buttons (game/actions.js).
+listenForActions(page, { view, act, update, showError });
 
 // ---- start --------------------------------------------------------------------------------
 // The EN/FR switch: everything drawn from words is drawn again.
