@@ -20,13 +20,20 @@ TRY = ["b1c2", "b4a3", "c2c3", "a3a2", "c3c4"]
 
 # An AudioContext that runs only once resumed during a user gesture, as a browser's does; it
 # records the notes scheduled while it runs (what is heard) and every successful resume.
+# A browser's audio, locked until a gesture on the page: only a real (trusted) pointerdown or
+# key press unlocks it. (navigator.userActivation cannot stand for it here: a page Playwright
+# navigates to counts as activated from the start.)
 LOCKED_SOUNDS = """
 window.__tones = [];
 window.__resumed = 0;
+window.__gesture = false;
+for (const kind of ["pointerdown", "keydown"]) {
+  window.addEventListener(kind, (e) => { if (e.isTrusted) window.__gesture = true; }, true);
+}
 window.AudioContext = class {
   constructor() { this.state = "suspended"; this.currentTime = 0; this.destination = {}; }
   resume() {
-    if (navigator.userActivation.isActive) { this.state = "running"; window.__resumed += 1; }
+    if (window.__gesture) { this.state = "running"; window.__resumed += 1; }
     return Promise.resolve();
   }
   createOscillator() {
