@@ -325,8 +325,13 @@ def arguments(description: str) -> argparse.ArgumentParser:
     return parser
 
 
-def serve(args: argparse.Namespace, make_player: Callable[[], Player], settings: Settings) -> int:
-    """Runs one bot until Ctrl-C; the exit status for the command."""
+def serve(
+    args: argparse.Namespace,
+    make_player: Callable[[], Player],
+    settings: Settings,
+    runner: type[Runner] = Runner,
+) -> int:
+    """Runs one bot (a ``runner``) until Ctrl-C; the exit status for the command."""
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -339,7 +344,7 @@ def serve(args: argparse.Namespace, make_player: Callable[[], Player], settings:
 
     async def main() -> None:
         async with Client(args.server, args.token) as client:
-            await Runner(client, make_player, settings).run()
+            await runner(client, make_player, settings).run()
 
     try:
         asyncio.run(main())
