@@ -10,10 +10,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     KODAMA_DATA_DIR=/data
 
 # An unprivileged user runs the server; /data holds the SQLite file and the generated
-# secret key when DATABASE_URL and SECRET_KEY are not set.
+# secret key when DATABASE_URL and SECRET_KEY are not set; /tablebase, compose's volume of
+# the Dōbutsu tablebase (docker-compose.yml).
 RUN useradd --create-home --uid 10001 kodama \
-    && mkdir /data \
-    && chown kodama:kodama /data
+    && mkdir /data /tablebase \
+    && chown kodama:kodama /data /tablebase
 
 WORKDIR /srv/kodama
 # Installed as the README does (editable: the app finds migrations/ and static/ beside it).

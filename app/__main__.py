@@ -1,5 +1,6 @@
 """Entry points: ``python -m app migrate``, ``python -m app serve [--host H] [--port P]``,
-``python -m app moderators add|remove USERNAME`` / ``python -m app moderators list``."""
+``python -m app moderators add|remove USERNAME`` / ``python -m app moderators list`` and
+``python -m app tablebase build [--ruleset dobutsu|yokai] [--out PATH]``."""
 
 from __future__ import annotations
 
@@ -68,7 +69,18 @@ def main(argv: list[str] | None = None) -> None:
     mods = sub.add_parser("moderators", help="name the moderators: add, remove or list them")
     mods.add_argument("action", choices=("add", "remove", "list"))
     mods.add_argument("username", nargs="?", default=None, help="the account (add, remove)")
+    tables = sub.add_parser("tablebase", help="solve Dōbutsu shōgi: build its tablebase")
+    tables.add_argument("action", choices=("build",))
+    tables.add_argument("--ruleset", choices=("dobutsu", "yokai"), default="dobutsu")
+    tables.add_argument(
+        "--out", type=Path, default=None, help="default: KODAMA_TABLEBASE_PATH or data/tablebase"
+    )
     args = parser.parse_args(argv)
+    if args.command == "tablebase":
+        from app.tablebase.build import build  # noqa: PLC0415 - numpy only when building
+
+        build(args.ruleset, args.out or get_settings().resolved_tablebase_path)
+        return
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         check_secret_key()

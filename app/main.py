@@ -47,6 +47,7 @@ from app.ratings.announce import RatingsAnnouncer
 from app.realtime import wiring as realtime_wiring
 from app.relations import wiring as relations_wiring
 from app.rematch import wiring as rematch_wiring
+from app.tablebase import wiring as tablebase_wiring
 from app.tournaments import wiring as tournaments_wiring
 from app.tv import wiring as tv_wiring
 
@@ -132,6 +133,7 @@ async def wire(settings: Settings, clock: Clock, identities: Identities, running
         analysis=analysis_wiring.wire(settings, clock),
         tv=tv_wiring.wire(games.service, realtime),
         tournaments=arenas.service,
+        tablebase=tablebase_wiring.wire(settings),
     )
     # the lobby's sockets hear quick pairing's waiting counts as they change
     services.pools.count_listeners.append(lobby.feed.pools_changed)

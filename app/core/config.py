@@ -67,6 +67,8 @@ class Settings(BaseSettings):
     insecure_dev_secret: bool = False
     data_dir: Path = Path("data")
     host: str = "127.0.0.1"
+    # The Dōbutsu tablebase's folder (python -m app tablebase build). Unset: data_dir/tablebase.
+    tablebase_path: Path | None = None
     port: int = 8000
     # Several instances on one PostgreSQL: events cross instances by LISTEN/NOTIFY.
     # "auto" = on with PostgreSQL, off with SQLite.
@@ -271,6 +273,10 @@ class Settings(BaseSettings):
                 "(or, for development only, set KODAMA_INSECURE_DEV_SECRET=1)"
             )
         return key
+
+    @property
+    def resolved_tablebase_path(self) -> Path:
+        return self.tablebase_path or self.data_dir / "tablebase"
 
     def _generated_secret_key(self) -> str:
         path = self.data_dir / "secret_key"

@@ -32,6 +32,7 @@ from app.realtime.presence import Presence
 from app.realtime.presencefeed import PresenceFeed
 from app.relations.service import Relations
 from app.rematch.service import Rematches
+from app.tablebase.lookup import Tablebases
 from app.tournaments.service import Tournaments
 from app.tv.service import Television
 
@@ -79,6 +80,8 @@ class Services:
     tournaments: Tournaments
     # Each TV channel's featured game (app/tv/service.py).
     tv: Television
+    # The solved Dōbutsu tables, memory-mapped when first asked for (app/tablebase/lookup.py).
+    tablebase: Tablebases
 
 
 def get_services(conn: HTTPConnection) -> Services:

@@ -35,6 +35,7 @@ from app.matchmaking import routes as pools
 from app.moderation import routes as moderation
 from app.ratings import routes as ratings
 from app.relations import routes as relations
+from app.tablebase import routes as tablebase
 from app.tournaments import routes as tournaments
 from app.tv import routes as tv
 from app.tv import socket as tvsocket
@@ -82,6 +83,7 @@ def site() -> FastAPI:
     app.include_router(analysis.page_router)
     app.include_router(tournaments.router)
     app.include_router(tournaments.page_router)
+    app.include_router(tablebase.router)
     openapi.install(app)
     app.mount("/static", STATIC, name="static")
     _add_pages(app)

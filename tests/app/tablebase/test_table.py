@@ -1,0 +1,126 @@
+"""Stored tables: a reduced problem's, written and read back, every entry consistent with
+its moves; and, when a built table is at KODAMA_TABLEBASE_PATH, the real ones: the start's
+value, a million stored positions consistent, a hundred thousand moved as the engine does.
+
+    KODAMA_TABLEBASE_PATH=data/tablebase .venv/bin/python -m pytest -p no:cacheprovider \\
+        -n 0 tests/app/tablebase/test_table.py
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import engine
+from app import __main__ as cli
+from app.core.time import ManualClock
+from app.tablebase import build as build_module
+from app.tablebase import store
+from app.tablebase.build import build, figures, start_code
+from app.tablebase.encoding import codes_of_keys, from_position, to_text
+from app.tablebase.moves import RULESETS
+from app.tablebase.solve import solve
+from tests.app.tablebase.consistency import inconsistent
+from tests.app.tablebase.test_moves import assert_agree
+
+BUILT = Path(os.environ.get("KODAMA_TABLEBASE_PATH", "/nonexistent"))
+
+
+def reduced_table(tmp_path: Path, ruleset: str, start: str) -> store.Table:
+    game = engine.get_game("dobutsu", ruleset=ruleset)
+    first = from_position(game.from_text(start))
+    solved = solve(np.array([first], dtype=np.uint64), ruleset, ManualClock())
+    found = figures(solved.codes, solved.values, first)
+    store.write(tmp_path / ruleset, solved.codes, solved.values, {"ruleset": ruleset, **found})
+    return store.Table(tmp_path / ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_stored_table_is_consistent_and_reads_back(tmp_path, ruleset):
+    table = reduced_table(tmp_path, ruleset, "1l1/3/3/1L1 f C")
+    index, stored_keys = table.sample(len(table))
+    codes = codes_of_keys(stored_keys)
+    assert len(codes) == len(table) == table.figures["positions"]
+    assert inconsistent(table, codes, ruleset) == []
+    values = table.values_at(index)
+    assert [table.stored(int(c)) for c in codes[:300]] == values[:300].tolist()
+    counts = table.figures
+    assert counts["wins"] + counts["draws"] + counts["losses"] == len(table)
+    # A position of the full game is not in this small table.
+    assert table.value(start_code(ruleset)) is None
+
+
+def test_the_check_finds_a_wrong_value(tmp_path):
+    table = reduced_table(tmp_path, "dobutsu", "1l1/3/3/1L1 f E")
+    _, stored_keys = table.sample(len(table))
+    codes = codes_of_keys(stored_keys)
+    values = np.load(tmp_path / "dobutsu" / "values.npy")
+    for wrong in (lambda v: v + 2, lambda v: 0 if v else 3):
+        changed = values.copy()
+        at = int(np.flatnonzero(values)[len(values) // 3])
+        changed[at] = wrong(int(values[at]))
+        np.save(tmp_path / "dobutsu" / "values.npy", changed)
+        assert inconsistent(store.Table(tmp_path / "dobutsu"), codes, "dobutsu") != []
+    np.save(tmp_path / "dobutsu" / "values.npy", values)
+    assert inconsistent(store.Table(tmp_path / "dobutsu"), codes, "dobutsu") == []
+
+
+def built(ruleset: str) -> store.Table:
+    if not (BUILT / ruleset / "table.json").exists():
+        pytest.skip(f"no {ruleset} table at KODAMA_TABLEBASE_PATH (python -m app tablebase build)")
+    return store.Table(BUILT / ruleset)
+
+
+def test_the_built_table_gives_the_published_result():
+    table = built("dobutsu")
+    # Tanaka's 78 plies, less the two his counting plays after the mated side has no move.
+    assert table.value(start_code("dobutsu")) == store.Value("loss", 76)
+    assert table.figures["start"] == {"category": "loss", "plies": 76}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_million_built_positions_are_consistent(ruleset):
+    table = built(ruleset)
+    _, stored_keys = table.sample(1_000_000, seed=5)
+    codes = codes_of_keys(stored_keys)
+    for a in range(0, len(codes), 1 << 17):
+        assert inconsistent(table, codes[a : a + (1 << 17)], ruleset) == []
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_built_positions_move_as_the_engine_says(ruleset):
+    table = built(ruleset)
+    game = engine.get_game("dobutsu", ruleset=ruleset)
+    _, stored_keys = table.sample(100_000, seed=6)
+    assert_agree(ruleset, [game.from_text(to_text(int(c))) for c in codes_of_keys(stored_keys)])
+
+
+def test_the_build_prints_and_stores_its_figures(tmp_path):
+    lines: list[str] = []
+    found = build("yokai", tmp_path, lines.append, ManualClock(), start="1l1/3/3/1L1 f E")
+    folder = tmp_path / "yokai"
+    table = store.Table(folder)
+    assert table.figures == {"format": store.FORMAT, **found}
+    assert found["positions"] == len(table)
+    assert found["build"]["table_bytes"] == sum(
+        f.stat().st_size for f in folder.iterdir() if f.suffix == ".npy"
+    )
+    printed = "\n".join(lines)
+    assert f"ruleset yokai: {len(table):,} positions reachable" in printed
+    wins, draws, losses = (found[k] for k in ("wins", "draws", "losses"))
+    assert wins + draws + losses == len(table)
+    assert f"wins {wins:,}, draws {draws:,}, losses {losses:,} for the side to move" in printed
+    value = table.value(start_code("yokai", "1l1/3/3/1L1 f E"))
+    assert value is not None and value.category == found["start"]["category"] == "win"
+    assert f"the first player wins in {value.plies} plies" in printed
+
+
+def test_the_command_line_builds_the_ruleset_asked_for(monkeypatch, tmp_path):
+    asked: list[tuple[str, Path]] = []
+    monkeypatch.setattr(build_module, "build", lambda ruleset, out: asked.append((ruleset, out)))
+    cli.main(["tablebase", "build", "--ruleset", "yokai", "--out", str(tmp_path)])
+    cli.main(["tablebase", "build", "--out", str(tmp_path / "other")])
+    assert asked == [("yokai", tmp_path), ("dobutsu", tmp_path / "other")]
