@@ -100,6 +100,10 @@ def main(argv: list[str] | None = None) -> None:
         settings.port = args.port or settings.port
         if settings.builtin_bots is None:
             settings.builtin_bots = True
+        if settings.tournament_schedule is None:
+            from app.tournaments.schedule import default_schedule  # noqa: PLC0415
+
+            settings.tournament_schedule = default_schedule()
         from app import main as _app_modules  # noqa: F401, PLC0415 - loaded before settling
         from app.core import heap  # noqa: PLC0415
         from app.http.protocol import bounded_protocol  # noqa: PLC0415

@@ -90,12 +90,17 @@ async def wire(settings: Settings, clock: Clock, identities: Identities, running
     realtime = await realtime_wiring.wire(settings, clock, db, running)
     games = games_wiring.wire(settings, clock, db, realtime, running)
     ratings = ratings_wiring.wire(db, realtime)
-    arenas = tournaments_wiring.wire(clock, db, games)
+    arenas = tournaments_wiring.wire(settings, clock, db, games)
     outbox = outbox_wiring.wire(
         clock,
         db,
         games.service,
-        [PlayerCounts(is_postgres=db.is_postgres), ratings.consumer, arenas.results],
+        [
+            PlayerCounts(is_postgres=db.is_postgres),
+            ratings.consumer,
+            arenas.results,
+            arenas.swiss_results,
+        ],
     )
     accounts = accounts_wiring.wire(settings, clock, db)
     challenges = challenges_wiring.wire(settings, clock, db, games.service, accounts, realtime)
@@ -133,6 +138,7 @@ async def wire(settings: Settings, clock: Clock, identities: Identities, running
         analysis=analysis_wiring.wire(settings, clock),
         tv=tv_wiring.wire(games.service, realtime),
         tournaments=arenas.service,
+        swiss=arenas.swiss,
         tablebase=tablebase_wiring.wire(settings),
     )
     # the lobby's sockets hear quick pairing's waiting counts as they change
@@ -171,6 +177,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 services.analysis,
                 services.tv,
                 services.tournaments,
+                services.swiss,
             ):
                 await running.start(service)
             if wired.builtin is not None:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import tempfile
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, model_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # Secret keys that were shipped as examples (docker-compose.yml's former default): anyone can
@@ -66,9 +67,9 @@ class Settings(BaseSettings):
     )
     insecure_dev_secret: bool = False
     data_dir: Path = Path("data")
-    host: str = "127.0.0.1"
     # The Dōbutsu tablebase's folder (python -m app tablebase build). Unset: data_dir/tablebase.
     tablebase_path: Path | None = None
+    host: str = "127.0.0.1"
     port: int = 8000
     # Several instances on one PostgreSQL: events cross instances by LISTEN/NOTIFY.
     # "auto" = on with PostgreSQL, off with SQLite.
@@ -135,6 +136,11 @@ class Settings(BaseSettings):
     # Games at once per level whose opponent is connected, over app/builtin/seats.py SEATS:
     # JSON by level, e.g. KODAMA_BUILTIN_SEATS='{"hard": 5}' (bench/builtin_seats.py --think).
     builtin_seats: dict[str, int] = Field(default_factory=dict)
+    # The site's own arenas (app/tournaments/schedule.py): JSON, a list of entries such as
+    # {"every": "hourly", "at": ":12", "variant": "dobutsu", "clock": "3+2", "minutes": 57}
+    # or {"every": "daily", "at": "18:00", ...} (UTC); [] for none. Unset: its default
+    # schedule for `python -m app serve`, none for an app built otherwise (tests, benches).
+    tournament_schedule: list[Any] | None = None
 
     # ---- the bot API (docs/api.md) ----
     # NDJSON streams send an empty line this often, so that proxies and clients keep them open.
@@ -233,6 +239,17 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("FORWARDED_ALLOW_IPS", "KODAMA_FORWARDED_ALLOW_IPS"),
     )
 
+    @field_validator("tournament_schedule", mode="before")
+    @classmethod
+    def _schedule_is_json(cls, value: object) -> object:
+        # pydantic-settings hands over an environment value it could not decode as it is.
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except ValueError as error:
+                raise ValueError(f"KODAMA_TOURNAMENT_SCHEDULE is not JSON: {error}") from None
+        return value
+
     @model_validator(mode="after")
     def _argon2_memory_fits_its_lanes(self) -> Settings:
         if self.argon2_memory_kib < 8 * self.argon2_parallelism:
@@ -258,6 +275,10 @@ class Settings(BaseSettings):
         return f"sqlite+aiosqlite:///{(self.data_dir / 'kodama.sqlite3').resolve()}"
 
     @property
+    def resolved_tablebase_path(self) -> Path:
+        return self.tablebase_path or self.data_dir / "tablebase"
+
+    @property
     def is_sqlite(self) -> bool:
         return self.resolved_database_url.startswith("sqlite")
 
@@ -273,10 +294,6 @@ class Settings(BaseSettings):
                 "(or, for development only, set KODAMA_INSECURE_DEV_SECRET=1)"
             )
         return key
-
-    @property
-    def resolved_tablebase_path(self) -> Path:
-        return self.tablebase_path or self.data_dir / "tablebase"
 
     def _generated_secret_key(self) -> str:
         path = self.data_dir / "secret_key"

@@ -34,6 +34,7 @@ from app.relations.service import Relations
 from app.rematch.service import Rematches
 from app.tablebase.lookup import Tablebases
 from app.tournaments.service import Tournaments
+from app.tournaments.swiss import SwissTournaments
 from app.tv.service import Television
 
 
@@ -78,6 +79,8 @@ class Services:
     analysis: AnalysisWorkers
     # Arena tournaments (app/tournaments/service.py).
     tournaments: Tournaments
+    # Swiss tournaments (app/tournaments/swiss.py).
+    swiss: SwissTournaments
     # Each TV channel's featured game (app/tv/service.py).
     tv: Television
     # The solved Dōbutsu tables, memory-mapped when first asked for (app/tablebase/lookup.py).

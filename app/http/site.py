@@ -37,6 +37,7 @@ from app.ratings import routes as ratings
 from app.relations import routes as relations
 from app.tablebase import routes as tablebase
 from app.tournaments import routes as tournaments
+from app.tournaments import swissroutes
 from app.tv import routes as tv
 from app.tv import socket as tvsocket
 from app.web import pages
@@ -83,6 +84,8 @@ def site() -> FastAPI:
     app.include_router(analysis.page_router)
     app.include_router(tournaments.router)
     app.include_router(tournaments.page_router)
+    app.include_router(swissroutes.router)
+    app.include_router(swissroutes.page_router)
     app.include_router(tablebase.router)
     openapi.install(app)
     app.mount("/static", STATIC, name="static")

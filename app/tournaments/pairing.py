@@ -6,6 +6,7 @@ one who has played first more often plays second."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -20,10 +21,10 @@ class Waiting:
 def wave(waiting: Sequence[Waiting], active: int) -> list[tuple[str, str]]:
     """``waiting``: best ranked first. ``active``: the players in the event, waiting,
     playing or about to (not withdrawn). The pairs, each (first, second)."""
-    free = list(waiting)
+    free = deque(waiting)  # taken from the front: linear in the players, not quadratic
     pairs: list[tuple[str, str]] = []
     while len(free) >= 2:
-        top = free.pop(0)
+        top = free.popleft()
         chosen = next(
             (
                 i
@@ -36,7 +37,8 @@ def wave(waiting: Sequence[Waiting], active: int) -> list[tuple[str, str]]:
             if active > 2:
                 continue  # top waits for someone else to come free
             chosen = 0
-        other = free.pop(chosen)
+        other = free[chosen]  # the scan stops near the front: at most top's last opponents
+        del free[chosen]
         pairs.append(_coloured(top, other))
     return pairs
 

@@ -3,7 +3,7 @@ computed from them (app/tournaments/scoring.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -13,19 +13,57 @@ from app.tournaments import scoring
 from app.tournaments.tables import Tournament, TournamentPairing, TournamentPlayer
 
 
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A row of ``tournament_players`` (read as plain rows: an arena's page reads them all
+    every 2 seconds, and ORM objects cost several times as much to load)."""
+
+    player_id: str
+    rating: int
+    joined_ms: int
+    withdrawn: bool
+    playing: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """A row of ``tournament_pairings``, read as plain rows as ``Entrant``."""
+
+    game_id: str
+    first_id: str
+    second_id: str
+    first_berserk: bool
+    second_berserk: bool
+    status: str
+    winner: str | None
+    plies: int | None
+    created_ms: int
+
+
 @dataclass(frozen=True)
 class State:
-    players: list[TournamentPlayer]  # in the order they joined
-    pairings: list[TournamentPairing]  # every game that counts or will, oldest first
+    players: list[Entrant]  # in the order they joined
+    pairings: list[Pairing]  # every game that counts or will, oldest first
     standings: list[scoring.Standing]
     names: dict[str, str]  # the players' usernames
+    # Indexes, so that nothing read per player or per game scans every player.
+    by_id: dict[str, Entrant] = field(init=False)
+    standing_of: dict[str, scoring.Standing] = field(init=False)
 
-    def player(self, player_id: str) -> TournamentPlayer | None:
-        return next((p for p in self.players if p.player_id == player_id), None)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_id", {p.player_id: p for p in self.players})
+        object.__setattr__(self, "standing_of", {s.player_id: s for s in self.standings})
+
+    def player(self, player_id: str) -> Entrant | None:
+        return self.by_id.get(player_id)
+
+
+_ENTRANT = [getattr(TournamentPlayer, f) for f in Entrant.__slots__]
+_PAIRING = [getattr(TournamentPairing, f) for f in Pairing.__slots__]
 
 
 def played_by(
-    state_pairings: list[TournamentPairing], ratings: dict[str, int]
+    state_pairings: list[Pairing], ratings: dict[str, int]
 ) -> dict[str, list[scoring.Played]]:
     """Each player's finished games, oldest first, as the scoring reads them."""
     games: dict[str, list[scoring.Played]] = {}
@@ -46,27 +84,25 @@ def played_by(
 
 
 async def state(session: AsyncSession, tour: Tournament) -> State:
-    players = list(
-        (
-            await session.execute(
-                select(TournamentPlayer)
-                .where(TournamentPlayer.tournament_id == tour.id)
-                .order_by(TournamentPlayer.joined_ms, TournamentPlayer.player_id)
+    players = [
+        Entrant(*row)
+        for row in await session.execute(
+            select(*_ENTRANT)
+            .where(TournamentPlayer.tournament_id == tour.id)
+            .order_by(TournamentPlayer.joined_ms, TournamentPlayer.player_id)
+        )
+    ]
+    pairings = [
+        Pairing(*row)
+        for row in await session.execute(
+            select(*_PAIRING)
+            .where(
+                TournamentPairing.tournament_id == tour.id,
+                TournamentPairing.status != "void",
             )
-        ).scalars()
-    )
-    pairings = list(
-        (
-            await session.execute(
-                select(TournamentPairing)
-                .where(
-                    TournamentPairing.tournament_id == tour.id,
-                    TournamentPairing.status != "void",
-                )
-                .order_by(TournamentPairing.created_ms, TournamentPairing.game_id)
-            )
-        ).scalars()
-    )
+            .order_by(TournamentPairing.created_ms, TournamentPairing.game_id)
+        )
+    ]
     ids = [p.player_id for p in players]
     names: dict[str, str] = {}
     if ids:

@@ -1,8 +1,8 @@
 """Arena tournaments: made by any account, joined and left at will; started and finished on
 the injected clock; every ``wave_seconds`` (and as soon as one of its games is consumed) each
-running arena pairs the players who are free (app/tournaments/pairing.py). A pair's game is
-inserted in one transaction with its pairing and with both players marked as playing it,
-only if neither was marked already: two waves (two instances) never pair one player twice.
+running arena pairs the players who are free (app/tournaments/pairing.py). A wave's games
+are inserted in one transaction with their pairings and their players marked as playing
+them, only if not marked already: two waves (two instances) never pair one player twice.
 Results come from the outbox (app/tournaments/results.py); the standings are computed from
 the pairings (app/tournaments/scoring.py, app/tournaments/reading.py)."""
 
@@ -16,12 +16,12 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import case, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.errors import ServiceError
 from app.core.time import Clock, every
-from app.db.models import Game, GameRow, Player
+from app.db.models import Game, GameRow
 from app.domain.enums import GameStatus
 from app.domain.players import Identity
 from app.games.newgames import started_game
@@ -32,6 +32,7 @@ from app.ratings.reading import read_at_start
 from app.tournaments import reading
 from app.tournaments.forms import ArenaForm, new_tournament, password_hash
 from app.tournaments.pairing import Waiting, colour_balance, wave
+from app.tournaments.schedule import Scheduler
 from app.tournaments.tables import Tournament, TournamentPairing, TournamentPlayer
 from engine import Side
 
@@ -62,6 +63,11 @@ class Tournaments:
         self.wave_seconds = wave_seconds
         self._ticker: asyncio.Task[None] | None = None
         self._waves: dict[str, asyncio.Lock] = {}
+        # Per arena, the waves asked since its last one began (many games ending at once):
+        # one next wave answers them all, rather than a full read of the arena each.
+        self._asked: dict[str, int] = {}
+        # The site's own arenas, created ahead (its entries: app/tournaments/wiring.py).
+        self.scheduler = Scheduler(sessions, clock, [], is_postgres=is_postgres)
         # Told a game whose clock a berserk changed (its timer is armed again).
         self.berserk_listeners: list[Callable[[GameRow], object]] = []
 
@@ -254,9 +260,13 @@ class Tournaments:
             )
 
     async def pair(self, tournament_id: str) -> list[str]:
-        """A wave of this arena: the games made."""
+        """A wave of this arena, coalesced with those asked meanwhile: the games made."""
         lock = self._waves.setdefault(tournament_id, asyncio.Lock())
+        self._asked[tournament_id] = self._asked.get(tournament_id, 0) + 1
         async with lock:
+            if not self._asked.get(tournament_id):
+                return []  # a wave began after this was asked: it saw what this would see
+            self._asked[tournament_id] = 0
             made = await self._wave(tournament_id)
         for game, events in made:
             try:
@@ -290,70 +300,75 @@ class Tournaments:
             TimeControl(tour.clock_limit_s * 1000, tour.clock_increment_s * 1000),
             rated=tour.rated,
         )
-        made = []
-        for first_id, second_id in pairs:
-            game = await self._insert_pair(tour, terms, first_id, second_id)
-            if game is not None:
-                made.append(game)
-        return made
+        # Only accounts join: their names are their usernames, read with the standings.
+        return await self._insert_pairs(tour, terms, pairs, state.names) if pairs else []
 
-    async def _insert_pair(
-        self, tour: Tournament, terms: GameTerms, first_id: str, second_id: str
-    ) -> tuple[Game, list[Any]] | None:
-        """One pair's game, pairing and marks in one transaction (None: one of the two was
-        paired meanwhile, or the event is over)."""
-        game_id = secrets.token_urlsafe(6)
+    async def _insert_pairs(
+        self,
+        tour: Tournament,
+        terms: GameTerms,
+        pairs: list[tuple[str, str]],
+        names: dict[str, str],
+    ) -> list[tuple[Game, list[Any]]]:
+        """The wave's games, pairings and marks in one transaction. The marks: one UPDATE of
+        the players not marked yet (no player paired twice), locking rows in the key's order
+        (two instances' waves do not deadlock); a pair with one marked meanwhile is left out."""
+        ids = [secrets.token_urlsafe(6) for _ in pairs]
+        game_of = {pid: game_id for pair, game_id in zip(pairs, ids, strict=True) for pid in pair}
+        partner = dict(pairs) | {b: a for a, b in pairs}
         p = TournamentPlayer
+        now = self.now()
         async with self.sessions() as session, session.begin():
+            ratings = await read_at_start(session, tour.variant, list(game_of), now)
             running = select(Tournament.id).where(
                 Tournament.id == tour.id, Tournament.status == STARTED
             )
-            marked = await session.execute(
+            await session.execute(
                 update(p)
                 .where(
                     p.tournament_id.in_(running),
-                    p.player_id.in_([first_id, second_id]),
+                    p.player_id.in_(list(game_of)),
                     p.playing.is_(None),
                     p.withdrawn.is_(False),
                 )
-                .values(playing=game_id)
+                .values(playing=case(game_of, value=p.player_id))
                 .execution_options(synchronize_session=False)
             )
-            if marked.rowcount != 2:  # type: ignore[attr-defined]
-                await session.rollback()
-                return None
-            names = dict(
-                (
-                    await session.execute(
-                        select(Player.id, Player.name).where(Player.id.in_([first_id, second_id]))
-                    )
-                ).all()
-            )
-            now = self.now()
-            ratings = await read_at_start(session, tour.variant, [first_id, second_id], now)
-            first, second = (
-                Identity(first_id, names[first_id]),
-                Identity(second_id, names[second_id]),
-            )
-            game, events = started_game(
-                game_id, first, second, first, now, ratings=ratings, terms=terms
-            )
-            columns = [c.key for c in Game.__table__.columns]
-            await session.execute(insert(Game), [{c: vars(game).get(c) for c in columns}])
-            session.add(
-                TournamentPairing(
-                    game_id=game_id,
-                    tournament_id=tour.id,
-                    first_id=first_id,
-                    second_id=second_id,
-                    first_berserk=False,
-                    second_berserk=False,
-                    status=STARTED,
-                    created_ms=now,
+            mine = (p.tournament_id == tour.id, p.playing.in_(set(game_of.values())))
+            marked = set((await session.execute(select(p.player_id).where(*mine))).scalars())
+            if alone := [pid for pid in marked if partner[pid] not in marked]:
+                await session.execute(
+                    update(p)
+                    .where(*mine, p.player_id.in_(alone))
+                    .values(playing=None)
+                    .execution_options(synchronize_session=False)
                 )
+            made = []
+            for a, b in pairs:
+                if a in marked and b in marked:
+                    seats = {pid: ratings[pid] for pid in (a, b) if pid in ratings}
+                    first, second = Identity(a, names[a]), Identity(b, names[b])
+                    game, events = started_game(
+                        game_of[a], first, second, first, now, ratings=seats, terms=terms
+                    )
+                    made.append((game, list(events)))
+            if not made:
+                return []
+            columns = [c.key for c in Game.__table__.columns]
+            await session.execute(
+                insert(Game), [{c: vars(game).get(c) for c in columns} for game, _ in made]
             )
-        self.games.reads.remember_names(names)
-        return game, list(events)
+            await session.execute(
+                insert(TournamentPairing),
+                [
+                    {"game_id": g.id, "tournament_id": tour.id, "first_id": g.first_id,
+                     "second_id": g.second_id, "first_berserk": False, "second_berserk": False,
+                     "status": STARTED, "created_ms": now}
+                    for g, _ in made
+                ],
+            )  # fmt: skip
+        self.games.reads.remember_names({pid: names[pid] for pid in marked if pid not in alone})
+        return made
 
     async def consumed(self, event: Any) -> None:
         """After the outbox consumed a game's end: if it was an arena's, pair its players
@@ -370,6 +385,7 @@ class Tournaments:
             await self.pair(tournament_id)
 
     async def start(self) -> None:
+        await self.scheduler.start()
         self._ticker = asyncio.get_running_loop().create_task(
             every(self.clock, self.wave_seconds, self.tick, log, "the arenas' wave failed")
         )
@@ -380,3 +396,4 @@ class Tournaments:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
             self._ticker = None
+        await self.scheduler.stop()

@@ -71,10 +71,8 @@ def standing_player(s: Standing, state: State) -> dict[str, Any]:
 
 
 def duel(state: State, game_id: str, first_id: str, second_id: str) -> dict[str, Any]:
-    ranks = {s.player_id: s for s in state.standings}
-
     def seat(pid: str) -> dict[str, Any]:
-        s = ranks.get(pid)
+        s = state.standing_of.get(pid)
         return {
             "n": state.names.get(pid, "?"),
             "r": s.rating if s else 1500,
@@ -94,10 +92,13 @@ def info(tour: Tournament, state: State, now: int, me: str | None, page: int = 1
         "players": [standing_player(s, state) for s in state.standings[start : start + PAGE]],
     }
     # The games on, best ranked first; the first one is the top game to watch.
-    rank = {s.player_id: s.rank for s in state.standings}
+    ranks = state.standing_of
     on = sorted(
         (g for g in state.pairings if g.status == "started"),
-        key=lambda g: min(rank.get(g.first_id, 10**6), rank.get(g.second_id, 10**6)),
+        key=lambda g: min(
+            ranks[g.first_id].rank if g.first_id in ranks else 10**6,
+            ranks[g.second_id].rank if g.second_id in ranks else 10**6,
+        ),
     )
     data["duels"] = [duel(state, g.game_id, g.first_id, g.second_id) for g in on]
     if on:
@@ -107,7 +108,7 @@ def info(tour: Tournament, state: State, now: int, me: str | None, page: int = 1
     if tour.status == "finished":
         data["podium"] = [standing_player(s, state) for s in state.standings[:3] if s.games]
     if me is not None and (mine := state.player(me)) is not None:
-        mine_rank = next(s.rank for s in state.standings if s.player_id == me)
+        mine_rank = state.standing_of[me].rank
         data["me"] = {
             "rank": mine_rank,
             "withdraw": mine.withdrawn,

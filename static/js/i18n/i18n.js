@@ -10,6 +10,7 @@ import { RELATION_TEXT } from "./i18n-relations.js";
 import { TEACHING_TEXT } from "./i18n-teaching.js";
 import { TV_TEXT } from "./i18n-tv.js";
 import { TOURNAMENT_TEXT } from "./i18n-tournaments.js";
+import { SWISS_TEXT } from "./i18n-swiss.js";
 
 const STORE_KEY = "kodama.lang";
 export const LANGS = ["en", "fr"];
@@ -729,6 +730,8 @@ for (const l of LANGS) Object.assign(TEXT[l], TV_TEXT[l]);
 
 // Arena tournaments (their pages and the lobby's line): i18n-tournaments.js.
 for (const l of LANGS) Object.assign(TEXT[l], TOURNAMENT_TEXT[l]);
+// Swiss tournaments (their page): i18n-swiss.js.
+for (const l of LANGS) Object.assign(TEXT[l], SWISS_TEXT[l]);
 
 // Both dictionaries, for the page tests (every key in both languages, no English left).
 export const DICTIONARIES = { ui: TEXT, game: GAME_TEXT };

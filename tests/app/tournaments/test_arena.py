@@ -196,5 +196,5 @@ def test_two_instances_never_pair_one_player_twice(make_client: Any, clock: Manu
     tour = two.portal.call(arenas.get, made["id"])
     terms = GameTerms(tour.variant, dict(tour.rules), TimeControl(180_000, 0), rated=True)
     a, b = (p.id for p in players[:2])
-    assert two.portal.call(arenas._insert_pair, tour, terms, a, b) is None
+    assert two.portal.call(arenas._insert_pairs, tour, terms, [(a, b)], {}) == []
     assert len(two.portal.call(arenas.game_ids, made["id"])) == 3

@@ -40,8 +40,9 @@ PAGES = {
 # Pages served only for some addresses or callers (the profile of an account, the page of an
 # address that does not exist, the moderators' page): their files are checked with the
 # others'; their routes in tests/app/web/test_player_pages.py, test_not_found.py and
-# tests/app/moderation/test_actions.py; an arena's page in tests/app/tournaments/test_pages.py.
-MORE_PAGES = ["profile.html", "404.html", "mod.html", "tournament.html"]
+# tests/app/moderation/test_actions.py; an arena's page in tests/app/tournaments/test_pages.py,
+# a Swiss's in tests/app/tournaments/test_swiss.py.
+MORE_PAGES = ["profile.html", "404.html", "mod.html", "tournament.html", "swiss.html"]
 TYPES = {".js": "javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 # What a page loads: <script src>, <link href>; what a module imports: from "./x.js" or
 # "../board/x.js" (relative to the module's own address).

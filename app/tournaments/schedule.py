@@ -1,0 +1,224 @@
+"""The site's own arenas: a schedule (KODAMA_TOURNAMENT_SCHEDULE, docs/decisions/
+arena-tournaments.md) of entries, each an arena every hour or every day at a fixed UTC time,
+and the scheduler that keeps each entry's events of the next ``AHEAD_MS`` created, on the
+injected clock.
+
+Each scheduled event's id is derived from its entry and its start: every instance, and the
+same instance after a restart, makes the same id for the same slot, and the insert does
+nothing when the row is there. Two instances never create one slot twice. The events are
+created by the site: the player ``SYSTEM_ID``, named "Kodama", who is nobody's account."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import engine
+from app.core.errors import ServiceError
+from app.core.time import Clock, every
+from app.db.models import Player
+from app.tournaments.forms import ArenaForm, new_tournament
+from app.tournaments.tables import Tournament
+
+log = logging.getLogger(__name__)
+
+SYSTEM_ID = "kodama"  # the site's own player: no account has a 6-character id
+SYSTEM_NAME = "Kodama"
+AHEAD_MS = 2 * 3_600_000  # the events starting within this are created
+CHECK_SECONDS = 60.0  # how often the scheduler looks ahead
+PERIODS = {"hourly": 3_600_000, "daily": 86_400_000}
+SETTING = "KODAMA_TOURNAMENT_SCHEDULE"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the schedule: an arena of ``variant`` every hour (``offset_ms`` past the
+    hour) or every day (``offset_ms`` past midnight UTC)."""
+
+    every: str  # hourly | daily
+    offset_ms: int
+    variant: str
+    clock_limit_s: int
+    clock_increment_s: int
+    minutes: int
+    name: str
+    rules: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """What makes its slots' ids: an entry changed by the operator makes new events."""
+        return json.dumps(
+            [self.every, self.offset_ms, self.variant, self.clock_limit_s,
+             self.clock_increment_s, self.minutes, self.name, sorted(self.rules.items())]
+        )  # fmt: skip
+
+    def starts(self, now: int, ahead_ms: int = AHEAD_MS) -> list[int]:
+        """Its slots' starts from ``now`` to ``now + ahead_ms``, soonest first."""
+        period = PERIODS[self.every]
+        first = now + (self.offset_ms - now) % period
+        return list(range(first, now + ahead_ms + 1, period))
+
+    def slot_id(self, start_ms: int) -> str:
+        return hashlib.sha256(f"{self.key}@{start_ms}".encode()).hexdigest()[:8]
+
+
+def default_schedule() -> list[dict[str, Any]]:
+    """The site's schedule unless the operator sets one: for each game, an hourly 3+2 arena
+    of 57 minutes, the games' starts spread through the hour, and a daily 5+3 arena of 90
+    minutes, one game an hour from 16:00 UTC."""
+    games = engine.game_ids()
+    spread = 60 // len(games)
+    hourly = [
+        {"every": "hourly", "at": f":{i * spread:02d}", "variant": game, "clock": "3+2",
+         "minutes": 57}
+        for i, game in enumerate(games)
+    ]  # fmt: skip
+    daily = [
+        {"every": "daily", "at": f"{16 + i:02d}:30", "variant": game, "clock": "5+3",
+         "minutes": 90}
+        for i, game in enumerate(games)
+    ]  # fmt: skip
+    return hourly + daily
+
+
+_HOURLY_AT = re.compile(r":([0-5][0-9])")
+_DAILY_AT = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
+_CLOCK = re.compile(r"(\d+(?:\.\d+)?)\+(\d+)")
+_KEYS = {"every", "at", "variant", "clock", "minutes", "name", "rules"}
+
+
+def parse(entries: Any) -> list[Entry]:
+    """The schedule's entries, each checked as the creation form checks an arena, or a
+    ValueError naming the setting, the entry and what is wrong with it."""
+    if not isinstance(entries, list):
+        raise ValueError(f"{SETTING} must be a JSON list of arenas ([] for none)")
+    return [_entry(i, raw) for i, raw in enumerate(entries)]
+
+
+def _entry(i: int, raw: Any) -> Entry:
+    def bad(what: str) -> ValueError:
+        return ValueError(f"{SETTING}, entry {i}: {what}")
+
+    if not isinstance(raw, dict):
+        raise bad('each entry is an object, e.g. {"every": "hourly", "at": ":00", '
+                  '"variant": "dobutsu", "clock": "3+2", "minutes": 57}')  # fmt: skip
+    if unknown := sorted(set(raw) - _KEYS):
+        raise bad(f"unknown field {unknown[0]!r} (fields: {', '.join(sorted(_KEYS))})")
+    every = raw.get("every")
+    at = str(raw.get("at", ""))
+    if every == "hourly" and (m := _HOURLY_AT.fullmatch(at)):
+        offset = int(m[1]) * 60_000
+    elif every == "daily" and (m := _DAILY_AT.fullmatch(at)):
+        offset = (int(m[1]) * 60 + int(m[2])) * 60_000
+    elif every in PERIODS:
+        raise bad(f"at must be {':MM' if every == 'hourly' else 'HH:MM (UTC)'}, not {at!r}")
+    else:
+        raise bad(f"every must be hourly or daily, not {every!r}")
+    clock = _CLOCK.fullmatch(str(raw.get("clock", "")))
+    if clock is None:
+        raise bad('clock must be "minutes+increment", e.g. "3+2"')
+    minutes = raw.get("minutes")
+    if not isinstance(minutes, int) or isinstance(minutes, bool):
+        raise bad("minutes (the arena's duration) must be a whole number")
+    if minutes * 60_000 > PERIODS[every]:
+        raise bad(f"an {every} arena lasts at most {PERIODS[every] // 60_000} minutes")
+    variant = str(raw.get("variant", ""))
+    rules = raw.get("rules") or {}
+    game_name = engine.get_game(variant).name if variant in engine.game_ids() else variant
+    name = raw.get("name") or f"{every.capitalize()} {game_name} Arena"
+    entry = Entry(every, offset, variant, round(float(clock[1]) * 60), int(clock[2]), minutes,
+                  str(name), {str(k): str(v) for k, v in dict(rules).items()})  # fmt: skip
+    try:  # the form's own checks: the game, its rules, the clock, the name's length
+        new_tournament(SYSTEM_ID, _form(entry, 0), 0)
+    except ServiceError as error:
+        raise bad(error.message) from None
+    return entry
+
+
+def _form(entry: Entry, start_ms: int) -> ArenaForm:
+    return ArenaForm(
+        clock_limit_s=entry.clock_limit_s,
+        clock_increment_s=entry.clock_increment_s,
+        minutes=entry.minutes,
+        name=entry.name,
+        starts_ms=start_ms,
+        variant=entry.variant,
+        rules=entry.rules,
+    )
+
+
+class Scheduler:
+    """Keeps the schedule's next events created: at its start, then every CHECK_SECONDS."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        clock: Clock,
+        entries: Sequence[Entry],
+        *,
+        is_postgres: bool,
+    ) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.entries = list(entries)
+        self.is_postgres = is_postgres
+        self._task: asyncio.Task[None] | None = None
+
+    async def run(self) -> list[str]:
+        """Create the events of the next AHEAD_MS not created yet: the ids of those this
+        call created (another instance's, or an earlier call's, are left as they are)."""
+        now = self.clock.now_ms()
+        rows = []
+        for entry in self.entries:
+            for start in entry.starts(now):
+                tour = new_tournament(SYSTEM_ID, _form(entry, start), now)
+                tour.id = entry.slot_id(start)
+                rows.append({c.key: getattr(tour, c.key) for c in Tournament.__table__.columns})
+        if not rows:
+            return []
+        insert = postgresql_insert if self.is_postgres else sqlite_insert
+        made = []
+        async with self.sessions() as session, session.begin():
+            await session.execute(
+                insert(Player)
+                .values(id=SYSTEM_ID, name=SYSTEM_NAME, created_ms=now)
+                .on_conflict_do_nothing(index_elements=[Player.id])
+            )
+            for row in rows:
+                done = await session.execute(
+                    insert(Tournament).values(row).on_conflict_do_nothing(index_elements=["id"])
+                )
+                if done.rowcount:  # type: ignore[attr-defined]
+                    made.append(row["id"])
+        if made:
+            log.info("scheduled %d arenas", len(made))
+        return made
+
+    async def start(self) -> None:
+        if not self.entries:
+            return
+        try:
+            await self.run()
+        except Exception:  # the database away for a moment: the next look tries again
+            log.exception("the arenas' schedule failed")
+        self._task = asyncio.get_running_loop().create_task(
+            every(self.clock, CHECK_SECONDS, self.run, log, "the arenas' schedule failed")
+        )
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

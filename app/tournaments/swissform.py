@@ -1,0 +1,89 @@
+"""The creation form of a Swiss, checked (lichess's ``POST /api/swiss/new/{teamId}`` in our
+units: seconds, our games' ids and rule options), and the new event's row."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+import engine
+from app.core.errors import ServiceError
+from app.tournaments.tables import Swiss
+from engine import EngineError
+
+MAX_ROUNDS = 100  # lichess's limit
+MAX_INTERVAL_S = 7 * 24 * 3600
+MAX_WAIT_MS = 30 * 24 * 3600 * 1000
+
+
+def not_found() -> ServiceError:
+    return ServiceError("swiss.not_found", "no such swiss tournament", 404)
+
+
+def _invalid(message: str) -> ServiceError:
+    return ServiceError("swiss.invalid", message)
+
+
+@dataclass(frozen=True)
+class SwissForm:
+    """lichess's Swiss form in our units (``POST /api/swiss/new/{teamId}``)."""
+
+    team_id: str
+    clock_limit_s: int
+    clock_increment_s: int
+    nb_rounds: int
+    name: str | None = None
+    starts_ms: int | None = None  # None: in 10 minutes, as lichess
+    round_interval_s: int | None = None  # None: lichess's automatic choice
+    variant: str = "dobutsu"
+    rules: dict[str, str] | None = None
+    rated: bool = True
+    description: str | None = None
+
+
+def new_swiss(creator_id: str, form: SwissForm, now: int) -> Swiss:
+    if form.variant not in engine.game_ids():
+        raise _invalid(f"variant must be one of {', '.join(engine.game_ids())}")
+    try:
+        rules = dict(engine.get_game(form.variant, **(form.rules or {})).options)
+    except (EngineError, TypeError) as error:
+        raise _invalid(f"rules: {error}") from None
+    if not 0 < form.clock_limit_s <= 180 * 60:
+        raise _invalid("clock.limit must be 1 second to 180 minutes")
+    if not 0 <= form.clock_increment_s <= 180:
+        raise _invalid("clock.increment must be 0 to 180 seconds")
+    if not 1 <= form.nb_rounds <= MAX_ROUNDS:
+        raise _invalid(f"nbRounds must be 1 to {MAX_ROUNDS}")
+    interval = form.round_interval_s
+    if interval is None:  # lichess's automatic interval: shorter for faster clocks
+        interval = 10 if form.clock_limit_s + 40 * form.clock_increment_s < 600 else 60
+    if not 0 <= interval <= MAX_INTERVAL_S:
+        raise _invalid("roundInterval must be 0 seconds to 7 days")
+    starts = now + 10 * 60_000 if form.starts_ms is None else form.starts_ms
+    if starts < now - 60_000 or starts > now + MAX_WAIT_MS:
+        raise _invalid("startsAt must be from now to 30 days ahead")
+    name = (form.name or "").strip() or f"{engine.get_game(form.variant).name} Swiss"
+    if len(name) > 40:
+        raise _invalid("name must be at most 40 characters")
+    if not form.team_id or len(form.team_id) > 40:
+        raise _invalid("the team id must be 1 to 40 characters")
+    starts = max(starts, now)
+    return Swiss(
+        id=secrets.token_hex(4),
+        name=name,
+        team_id=form.team_id,
+        created_by=creator_id,
+        variant=form.variant,
+        rules=rules,
+        clock_limit_s=form.clock_limit_s,
+        clock_increment_s=form.clock_increment_s,
+        nb_rounds=form.nb_rounds,
+        round_interval_s=interval,
+        round=0,
+        starts_ms=starts,
+        next_round_ms=starts,
+        status="created",
+        rated=form.rated,
+        description=(form.description or "").strip()[:400] or None,
+        created_ms=now,
+    )

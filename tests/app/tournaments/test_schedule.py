@@ -1,0 +1,153 @@
+"""The site's own arenas (app/tournaments/schedule.py): the setting read and refused when
+malformed, each entry's next events created two hours ahead on the injected clock, the next
+one as time passes, listed as upcoming and in the lobby's line, made by "Kodama"; two
+instances on one database (and a restart) never create one slot twice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import ValidationError
+
+from app.core.config import Settings
+from app.core.time import ManualClock
+from app.main import create_app
+from app.tournaments import schedule
+from tests.app.accounts_and_streams import services_of
+from tests.app.conftest import make_settings
+
+HOUR = 3_600_000
+MINUTE = 60_000
+# ManualClock starts on the hour: 1_800_000_000_000 ms is 500_000 whole hours.
+START = ManualClock().now_ms()
+EVERY_HOUR_AT_ONE = {
+    "every": "hourly",
+    "at": ":01",
+    "variant": "dobutsu",
+    "clock": "3+2",
+    "minutes": 57,
+    "name": "Hourly Blitz",
+}
+
+
+def scheduled(client: TestClient) -> dict[str, list[dict[str, Any]]]:
+    lists = client.get("/api/tournament").json()
+    return {k: [t for t in lists[k] if t["createdBy"] == schedule.SYSTEM_ID] for k in lists}
+
+
+def test_the_next_events_are_created_ahead_and_the_next_one_as_time_passes(
+    database_url: str, tmp_path: Path, clock: ManualClock
+) -> None:
+    settings = make_settings(database_url, tmp_path, tournament_schedule=[EVERY_HOUR_AT_ONE])
+    with TestClient(create_app(settings, clock)) as client:
+        made = scheduled(client)
+        # At the start: the events of the next two hours, at 0:01 and 1:01.
+        assert [t["startsAt"] for t in made["created"]] == [START + MINUTE, START + HOUR + MINUTE]
+        first = made["created"][0]
+        assert first["fullName"] == "Hourly Blitz" and first["clock"] == {
+            "limit": 180,
+            "increment": 2,
+        }
+        assert first["minutes"] == 57 and first["variant"] == "dobutsu"
+        assert first["secondsToStart"] == 60
+        # The lobby's line shows the next one to start.
+        assert client.get("/api/tournament/next").json()["id"] == first["id"]
+
+        clock.advance(MINUTE)  # 0:01: the first starts, 2:01 comes within the two hours
+        made = scheduled(client)
+        assert [t["id"] for t in made["started"]] == [first["id"]]
+        assert [t["startsAt"] for t in made["created"]] == [
+            START + HOUR + MINUTE,
+            START + 2 * HOUR + MINUTE,
+        ]
+        # Looking again creates nothing: each slot is there once.
+        scheduler = services_of(client).tournaments.scheduler
+        assert client.portal.call(scheduler.run) == []  # type: ignore[union-attr]
+
+
+def test_two_instances_on_one_database_create_each_event_once(
+    database_url: str, tmp_path: Path, clock: ManualClock
+) -> None:
+    settings = make_settings(database_url, tmp_path, tournament_schedule=[EVERY_HOUR_AT_ONE])
+    with (
+        TestClient(create_app(settings, clock)) as one,
+        TestClient(create_app(settings, clock)) as two,
+    ):
+        clock.advance(MINUTE)  # both instances look ahead again
+        for client in (one, two):
+            made = scheduled(client)
+            assert len(made["started"]) == 1 and len(made["created"]) == 2
+    # A restart finds its events there.
+    with TestClient(create_app(settings, clock)) as three:
+        made = scheduled(three)
+        assert len(made["started"]) == 1 and len(made["created"]) == 2
+
+
+def test_no_schedule_no_site_arenas(client: TestClient) -> None:
+    assert scheduled(client) == {"created": [], "started": [], "finished": []}
+
+
+def test_the_default_schedule_an_hourly_arena_per_game_and_a_daily_one() -> None:
+    entries = schedule.parse(schedule.default_schedule())
+    hourly = [e for e in entries if e.every == "hourly"]
+    daily = [e for e in entries if e.every == "daily"]
+    games = ["dobutsu", "gorogoro", "jungle", "yote", "wali"]
+    assert [e.variant for e in hourly] == games and [e.variant for e in daily] == games
+    assert {(e.clock_limit_s, e.clock_increment_s, e.minutes) for e in hourly} == {(180, 2, 57)}
+    # Spread through the hour: no two games start together.
+    assert [e.offset_ms // MINUTE for e in hourly] == [0, 12, 24, 36, 48]
+    assert [e.offset_ms // MINUTE for e in daily] == [16 * 60 + 30 + 60 * i for i in range(5)]
+    # Two hours ahead from the hour: the hourly ones' next two or three, no daily one yet.
+    assert [len(e.starts(START)) for e in hourly] == [3, 2, 2, 2, 2]
+    assert all(not e.starts(START) for e in daily)
+    # A daily one is there two hours before its start.
+    day_start = START - START % (24 * HOUR)
+    assert daily[0].starts(day_start + 14 * HOUR + 30 * MINUTE) == [
+        day_start + 16 * HOUR + 30 * MINUTE
+    ]
+
+
+@pytest.mark.parametrize(
+    ("entries", "message"),
+    [
+        ({"every": "hourly"}, "must be a JSON list"),
+        (["hourly"], "entry 0: each entry is an object"),
+        ([{**EVERY_HOUR_AT_ONE, "every": "weekly"}], "every must be hourly or daily"),
+        ([{**EVERY_HOUR_AT_ONE, "at": "12:00"}], "at must be :MM"),
+        ([{**EVERY_HOUR_AT_ONE, "every": "daily", "at": "25:00"}], r"at must be HH:MM \(UTC\)"),
+        ([{**EVERY_HOUR_AT_ONE, "clock": "3"}], 'clock must be "minutes\\+increment"'),
+        ([{**EVERY_HOUR_AT_ONE, "minutes": 61}], "an hourly arena lasts at most 60 minutes"),
+        ([{**EVERY_HOUR_AT_ONE, "minutes": "57"}], "minutes .* must be a whole number"),
+        ([EVERY_HOUR_AT_ONE, {**EVERY_HOUR_AT_ONE, "variant": "go"}], "entry 1: variant must"),
+        ([{**EVERY_HOUR_AT_ONE, "rules": {"nope": "1"}}], "entry 0: rules:"),
+        ([{**EVERY_HOUR_AT_ONE, "start": ":01"}], "unknown field 'start'"),
+    ],
+)
+def test_a_malformed_schedule_is_refused_with_what_is_wrong(entries: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=f"KODAMA_TOURNAMENT_SCHEDULE.*{message}"):
+        schedule.parse(entries)
+
+
+def test_the_setting_is_json_and_an_instance_does_not_start_on_a_malformed_one(
+    monkeypatch: pytest.MonkeyPatch, sqlite_url: str, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("KODAMA_TOURNAMENT_SCHEDULE", '[{"every": "daily", "at": "18:00"}]')
+    assert Settings().tournament_schedule == [{"every": "daily", "at": "18:00"}]
+    monkeypatch.setenv("KODAMA_TOURNAMENT_SCHEDULE", "[]")
+    assert Settings().tournament_schedule == []
+    monkeypatch.setenv("KODAMA_TOURNAMENT_SCHEDULE", "[{")
+    with pytest.raises(ValidationError, match="KODAMA_TOURNAMENT_SCHEDULE is not JSON"):
+        Settings()
+    monkeypatch.setenv("KODAMA_TOURNAMENT_SCHEDULE", '"hourly"')
+    with pytest.raises(ValidationError, match="tournament_schedule"):
+        Settings()
+    monkeypatch.delenv("KODAMA_TOURNAMENT_SCHEDULE")
+    bad = make_settings(sqlite_url, tmp_path, tournament_schedule=[{"every": "hourly"}])
+    with (
+        pytest.raises(ValueError, match="KODAMA_TOURNAMENT_SCHEDULE, entry 0: at must be"),
+        TestClient(create_app(bad, ManualClock())),
+    ):
+        pass
