@@ -177,8 +177,9 @@ ENGLISH_ONLY_JS = """async () => {
   const fr = new Set([...words(DICTIONARIES.ui.fr), ...words(DICTIONARIES.game.fr)]);
   // English words French uses too ("le long de"); and "anonymous", the lists' text for an
   // anonymous creator, is also in the server's generated player names ("Anonymous 4F2A"):
-  // data, not the page's words.
-  const both = ['long', 'anonymous'];
+  // data, not the page's words; so is "arena" in a tournament's name (its creator's text,
+  // shown by the lobby's next-arena line).
+  const both = ['long', 'anonymous', 'arena'];
   const englishOnly = [...en].filter(w => !fr.has(w) && !both.includes(w));
   const shown = [document.body.innerText, document.title,
     ...[...document.querySelectorAll('[aria-label], [title]')].flatMap(

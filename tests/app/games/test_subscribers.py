@@ -31,7 +31,7 @@ def test_a_running_app_lists_exactly_its_subscribers(client: TestClient) -> None
         ],
         "durable": ["outbox"],
         "told": ["outbox"],
-        "consumed": ["arena waves", "ratings announcer"],
+        "consumed": ["arena waves", "swiss rounds", "ratings announcer"],
     }
 
 
