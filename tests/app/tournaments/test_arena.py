@@ -160,14 +160,14 @@ def test_refusals_and_private_arenas(client: TestClient, clock: ManualClock) -> 
     assert_error(other.post(f"/api/tournament/{tid}/join?password=sesame"), 403,
                  "tournament.rating")  # fmt: skip
     assert_error(owner.get("/api/tournament/nope"), 404, "tournament.not_found")
-    open_one = create(owner)["id"]
+    open_one = create(owner, minutes=2)["id"]  # (short: each second of the clock runs the app)
     assert post(other, f"/api/tournament/{open_one}/join") == 200
     assert post(other, f"/api/tournament/{open_one}/withdraw") == 200  # before the start: gone
     assert info(other, open_one)["nbPlayers"] == 0
     # The lobby's next arena is the next public one.
     assert owner.get("/api/tournament/next").json()["id"] == open_one
     # Its time over, an arena ends by itself.
-    clock.advance(21 * 60_000)
+    clock.advance(3 * 60_000)
     assert info(other, open_one)["status"] == 30
     assert_error(other.post(f"/api/tournament/{open_one}/join"), 409, "tournament.finished")
     assert_error(owner.post(f"/api/tournament/{open_one}/terminate"), 409, "tournament.finished")
