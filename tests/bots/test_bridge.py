@@ -139,7 +139,7 @@ def fairy() -> str:
     try:
         return install_once("fairy-stockfish", found_engine)
     except (RuntimeError, subprocess.CalledProcessError) as exc:
-        pytest.skip(f"Debian's fairy-stockfish package cannot be installed here: {exc}")
+        pytest.fail(f"Debian's fairy-stockfish package could not be installed: {exc}")
 
 
 def engine_moves(

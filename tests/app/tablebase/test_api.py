@@ -1,11 +1,10 @@
 """``GET /api/tablebase/dobutsu`` in lichess's tablebase shape: the position's category and
 dtm, each legal move (the engine's) with the category and dtm of the position after it,
 best first; every refusal a stable code. On a reduced problem's table (the full one takes
-minutes to build), and on the built table when KODAMA_TABLEBASE_PATH has one."""
+minutes to build; bench/tablebase_check.py checks it)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -112,18 +111,3 @@ def test_without_a_table_the_answer_says_how_to_build_it(sqlite_url, tmp_path, c
         assert "python -m app tablebase build" in body["error"]
         body = assert_error(probe(client, START, ruleset="yokai"), 503, "tablebase.unavailable")
         assert "--ruleset yokai" in body["error"]
-
-
-BUILT = Path(os.environ.get("KODAMA_TABLEBASE_PATH", "/nonexistent"))
-
-
-def test_the_built_table_answers_the_start(sqlite_url, tmp_path, clock):
-    if not (BUILT / "dobutsu" / "table.json").exists():
-        pytest.skip("no table at KODAMA_TABLEBASE_PATH (python -m app tablebase build)")
-    settings = make_settings(sqlite_url, tmp_path, tablebase_path=BUILT)
-    with TestClient(create_app(settings, clock)) as client:
-        body = probe(client, "gle/1c1/1C1/ELG f -").json()
-        assert (body["category"], body["dtm"]) == ("loss", -76)
-        assert {m["category"] for m in body["moves"]} == {"win"}
-        # The best move loses slowest: the opponent then wins in 75.
-        assert body["moves"][0]["dtm"] == 75

@@ -1,14 +1,10 @@
 """Stored tables: a reduced problem's, written and read back, every entry consistent with
-its moves; and, when a built table is at KODAMA_TABLEBASE_PATH, the real ones: the start's
-value, a million stored positions consistent, a hundred thousand moved as the engine does.
-
-    KODAMA_TABLEBASE_PATH=data/tablebase .venv/bin/python -m pytest -p no:cacheprovider \\
-        -n 0 tests/app/tablebase/test_table.py
-"""
+its moves. The built table (minutes to build, more than the suite has) is checked the same
+way by bench/tablebase_check.py: the start's value, a million stored positions consistent,
+a hundred thousand moved as the engine does."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -20,13 +16,10 @@ from app.core.time import ManualClock
 from app.tablebase import build as build_module
 from app.tablebase import store
 from app.tablebase.build import build, figures, start_code
-from app.tablebase.encoding import codes_of_keys, from_position, to_text
+from app.tablebase.encoding import codes_of_keys, from_position
 from app.tablebase.moves import RULESETS
 from app.tablebase.solve import solve
 from tests.app.tablebase.consistency import inconsistent
-from tests.app.tablebase.test_moves import assert_agree
-
-BUILT = Path(os.environ.get("KODAMA_TABLEBASE_PATH", "/nonexistent"))
 
 
 def reduced_table(tmp_path: Path, ruleset: str, start: str) -> store.Table:
@@ -66,36 +59,6 @@ def test_the_check_finds_a_wrong_value(tmp_path):
         assert inconsistent(store.Table(tmp_path / "dobutsu"), codes, "dobutsu") != []
     np.save(tmp_path / "dobutsu" / "values.npy", values)
     assert inconsistent(store.Table(tmp_path / "dobutsu"), codes, "dobutsu") == []
-
-
-def built(ruleset: str) -> store.Table:
-    if not (BUILT / ruleset / "table.json").exists():
-        pytest.skip(f"no {ruleset} table at KODAMA_TABLEBASE_PATH (python -m app tablebase build)")
-    return store.Table(BUILT / ruleset)
-
-
-def test_the_built_table_gives_the_published_result():
-    table = built("dobutsu")
-    # Tanaka's 78 plies, less the two his counting plays after the mated side has no move.
-    assert table.value(start_code("dobutsu")) == store.Value("loss", 76)
-    assert table.figures["start"] == {"category": "loss", "plies": 76}
-
-
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_a_million_built_positions_are_consistent(ruleset):
-    table = built(ruleset)
-    _, stored_keys = table.sample(1_000_000, seed=5)
-    codes = codes_of_keys(stored_keys)
-    for a in range(0, len(codes), 1 << 17):
-        assert inconsistent(table, codes[a : a + (1 << 17)], ruleset) == []
-
-
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_built_positions_move_as_the_engine_says(ruleset):
-    table = built(ruleset)
-    game = engine.get_game("dobutsu", ruleset=ruleset)
-    _, stored_keys = table.sample(100_000, seed=6)
-    assert_agree(ruleset, [game.from_text(to_text(int(c))) for c in codes_of_keys(stored_keys)])
 
 
 def test_the_build_prints_and_stores_its_figures(tmp_path):
