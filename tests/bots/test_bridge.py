@@ -271,7 +271,8 @@ def wait_online(server: Server, username: str) -> None:
 # gorogoro without one (go movetime).
 CLOCKS = {
     "uci": ({"limit": 3, "increment": 1}, " < go wtime "),
-    "usi": ({"limit": 1, "byoyomi": 1, "periods": 3}, " byoyomi 700"),
+    # (periods of 2 s, of which the engine is given 500 ms: a loaded machine's latency fits)
+    "usi": ({"limit": 1, "byoyomi": 2, "periods": 5}, " byoyomi 500"),
 }
 
 
@@ -298,6 +299,8 @@ def test_fairy_stockfish_plays_both_games_to_the_end(
             protocol,
             "--movetime",
             "30",
+            "--overhead",
+            "1500",
             "--verbose",  # the engine's dialogue is in the log
         ],
         cwd=ROOT,
