@@ -177,7 +177,11 @@ def make_move(page, game: Game, text: str, *, touch: bool = False) -> None:
 
 
 def assert_shows(page, game: Game) -> None:
-    """The page shows the engine's position: same position string, move list, pieces."""
+    """The page shows the engine's position: same position string, move list, pieces.
+
+    Only the mover's page is known to have its answer; another player's page or a
+    spectator's gets the move over its socket a moment later, so each waits for it first."""
+    wait_for_ply(page, len(game.moves))
     state = page_state(page)
     assert state["fen"] == game.fen
     assert state["moves"] == game.moves
