@@ -1,7 +1,7 @@
 """Lichess's arena routes (docs/api.md, "Tournaments"), as berserk's ``tournaments`` client
 calls them: create, the current lists, one arena with its standings, join, withdraw,
 terminate, the results and the games (NDJSON); berserk (the board and bot APIs' route, and
-the site's); the next arena for the lobby; and the two pages."""
+the site's); the next tournament (arena or Swiss) for the lobby; and the two pages."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from app.http.bodies import form_or_json, read_body
 from app.http.deps import ServicesDep
 from app.http.responses import NDJSONResponse, errors
 from app.http.schemas import Rules, Variant
-from app.tournaments import reading, views
+from app.tournaments import reading, swissroutes, views
 from app.tournaments.forms import ArenaForm
 from app.tournaments.service import Tournaments
 from app.tournaments.tables import Tournament
@@ -126,13 +126,29 @@ async def current(services: ServicesDep) -> JSONResponse:
     )
 
 
-@router.get("/api/tournament/next", summary="The next arena to start (the lobby's line)")
+@router.get(
+    "/api/tournament/next",
+    summary="The next tournament to start, arena or Swiss (the lobby's line)",
+)
 async def next_arena(services: ServicesDep) -> JSONResponse:
-    found = await arenas(services).next_up()
-    if found is None:
+    now = services.games.now()
+    arena = await arenas(services).next_up()
+    swiss = await swissroutes.swisses(services).next_up()
+    # The soonest to start of the two, the Swiss on a tie (the site's weekly Swiss starts on
+    # the hour, with an hourly arena: the rarer event is the one to tell); with none to
+    # start, an arena running, else a Swiss.
+    upcoming = [
+        (found[0].starts_ms, rank, found)
+        for rank, found in ((1, arena), (0, swiss))
+        if found is not None and found[0].status == "created"
+    ]
+    pick = min(upcoming, key=lambda row: row[:2])[2] if upcoming else arena or swiss
+    if pick is None:
         return JSONResponse(None)
-    tour, n = found
-    return JSONResponse(views.summary(tour, n, services.games.now()))
+    event, n = pick
+    if isinstance(event, Tournament):
+        return JSONResponse(views.summary(event, n, now))
+    return JSONResponse(swissroutes.summary(event, n, now))
 
 
 @router.get(

@@ -113,6 +113,34 @@ class SwissTournaments:
                 raise not_found()
             return await read_state(session, swiss)
 
+    async def current(self) -> dict[str, list[tuple[Swiss, int]]]:
+        """The Swiss events upcoming (soonest first), running, and the last finished (latest
+        first), each with its number of players."""
+        s = Swiss
+        queries = {
+            "created": select(s).where(s.status == CREATED).order_by(s.starts_ms, s.id).limit(50),
+            "started": select(s).where(s.status == STARTED).order_by(s.starts_ms, s.id).limit(50),
+            "finished": select(s)
+            .where(s.status == FINISHED)
+            .order_by(s.finished_ms.desc(), s.id)
+            .limit(20),
+        }
+        async with self.sessions() as session:
+            found = {k: list((await session.execute(q)).scalars()) for k, q in queries.items()}
+            ids = [row.id for rows in found.values() for row in rows]
+            counted = await session.execute(
+                select(SwissPlayer.swiss_id, func.count())
+                .where(SwissPlayer.swiss_id.in_(ids))
+                .group_by(SwissPlayer.swiss_id)
+            )
+            counts: dict[str, int] = {str(k): int(n) for k, n in counted.all()}
+        return {k: [(row, counts.get(row.id, 0)) for row in rows] for k, rows in found.items()}
+
+    async def next_up(self) -> tuple[Swiss, int] | None:
+        """The next Swiss to start, or one running (for the lobby's line)."""
+        lists = await self.current()
+        return next(iter(lists["created"] + lists["started"]), None)
+
     async def game_ids(self, swiss_id: str) -> list[str]:
         state = await self.state(swiss_id)
         return [p.game_id for p in state.pairings if p.game_id is not None]

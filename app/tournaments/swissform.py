@@ -1,5 +1,7 @@
 """The creation form of a Swiss, checked (lichess's ``POST /api/swiss/new/{teamId}`` in our
-units: seconds, our games' ids and rule options), and the new event's row."""
+units: seconds, our games' ids and rule options), and the new event's row. Each field's
+refusal has its own stable code (``swiss.invalid_<field>``): the page words each one in the
+visitor's language."""
 
 from __future__ import annotations
 
@@ -20,8 +22,8 @@ def not_found() -> ServiceError:
     return ServiceError("swiss.not_found", "no such swiss tournament", 404)
 
 
-def _invalid(message: str) -> ServiceError:
-    return ServiceError("swiss.invalid", message)
+def invalid(field: str, message: str) -> ServiceError:
+    return ServiceError(f"swiss.invalid_{field}", message)
 
 
 @dataclass(frozen=True)
@@ -43,30 +45,30 @@ class SwissForm:
 
 def new_swiss(creator_id: str, form: SwissForm, now: int) -> Swiss:
     if form.variant not in engine.game_ids():
-        raise _invalid(f"variant must be one of {', '.join(engine.game_ids())}")
+        raise invalid("variant", f"variant must be one of {', '.join(engine.game_ids())}")
     try:
         rules = dict(engine.get_game(form.variant, **(form.rules or {})).options)
     except (EngineError, TypeError) as error:
-        raise _invalid(f"rules: {error}") from None
+        raise invalid("rules", f"rules: {error}") from None
     if not 0 < form.clock_limit_s <= 180 * 60:
-        raise _invalid("clock.limit must be 1 second to 180 minutes")
+        raise invalid("clock", "clock.limit must be 1 second to 180 minutes")
     if not 0 <= form.clock_increment_s <= 180:
-        raise _invalid("clock.increment must be 0 to 180 seconds")
+        raise invalid("increment", "clock.increment must be 0 to 180 seconds")
     if not 1 <= form.nb_rounds <= MAX_ROUNDS:
-        raise _invalid(f"nbRounds must be 1 to {MAX_ROUNDS}")
+        raise invalid("rounds", f"nbRounds must be 1 to {MAX_ROUNDS}")
     interval = form.round_interval_s
     if interval is None:  # lichess's automatic interval: shorter for faster clocks
         interval = 10 if form.clock_limit_s + 40 * form.clock_increment_s < 600 else 60
     if not 0 <= interval <= MAX_INTERVAL_S:
-        raise _invalid("roundInterval must be 0 seconds to 7 days")
+        raise invalid("interval", "roundInterval must be 0 seconds to 7 days")
     starts = now + 10 * 60_000 if form.starts_ms is None else form.starts_ms
     if starts < now - 60_000 or starts > now + MAX_WAIT_MS:
-        raise _invalid("startsAt must be from now to 30 days ahead")
+        raise invalid("start", "startsAt must be from now to 30 days ahead")
     name = (form.name or "").strip() or f"{engine.get_game(form.variant).name} Swiss"
     if len(name) > 40:
-        raise _invalid("name must be at most 40 characters")
+        raise invalid("name", "name must be at most 40 characters")
     if not form.team_id or len(form.team_id) > 40:
-        raise _invalid("the team id must be 1 to 40 characters")
+        raise invalid("team", "the team id must be 1 to 40 characters")
     starts = max(starts, now)
     return Swiss(
         id=secrets.token_hex(4),

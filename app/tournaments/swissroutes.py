@@ -1,7 +1,7 @@
 """Lichess's Swiss routes (docs/api.md, "Swiss tournaments"), as berserk's ``tournaments``
 client calls them: create (under a team id, kept but not checked: Kodama has no teams), one
 Swiss, join, withdraw, terminate, schedule the next round, the results (NDJSON), the games
-and the TRF export."""
+and the TRF export; and the site's lists of them (the tournaments page)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from app.http.schemas import Rules, Variant
 from app.tournaments.swiss import SwissState, SwissTournaments
 from app.tournaments.swissform import SwissForm
 from app.tournaments.swissstandings import Standing, trf
+from app.tournaments.tables import Swiss
 from app.web.assets import STATIC
 
 router = APIRouter(tags=["swiss"])
@@ -71,13 +72,12 @@ def iso(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def info(state: SwissState, now: int, me: str | None = None) -> dict[str, Any]:
-    """lichess's Swiss JSON, with the rounds' pairings, the standings and, for a player in
-    it, ``me`` (for the page)."""
-    s = state.swiss
-    names = {row.player_id: row.name for row in state.standings}
+def summary(s: Swiss, nb_players: int, now: int) -> dict[str, Any]:
+    """lichess's Swiss JSON without the rounds and standings (the lists' lines), with
+    ``secondsToStart`` before the start."""
     data: dict[str, Any] = {
         "id": s.id,
+        "system": "swiss",
         "createdBy": s.created_by,
         "teamId": s.team_id,
         "name": s.name,
@@ -89,11 +89,29 @@ def info(state: SwissState, now: int, me: str | None = None) -> dict[str, Any]:
         "round": s.round,
         "nbRounds": s.nb_rounds,
         "roundInterval": s.round_interval_s,
-        "nbPlayers": len(state.standings),
-        "nbOngoing": sum(1 for p in state.pairings if p.status == "started"),
+        "nbPlayers": nb_players,
         "status": s.status,
         "rated": s.rated,
         "description": s.description,
+    }
+    if s.status == "created":
+        data["secondsToStart"] = max(0, (s.starts_ms - now) // 1000)
+    if s.next_round_ms is not None and s.status != "finished":
+        data["nextRound"] = {
+            "at": iso(s.next_round_ms),
+            "in": max(0, (s.next_round_ms - now) // 1000),
+        }
+    return data
+
+
+def info(state: SwissState, now: int, me: str | None = None) -> dict[str, Any]:
+    """lichess's Swiss JSON, with the rounds' pairings, the standings and, for a player in
+    it, ``me`` (for the page)."""
+    s = state.swiss
+    names = {row.player_id: row.name for row in state.standings}
+    data: dict[str, Any] = {
+        **summary(s, len(state.standings), now),
+        "nbOngoing": sum(1 for p in state.pairings if p.status == "started"),
         "rounds": [
             {
                 "round": p.round,
@@ -116,11 +134,6 @@ def info(state: SwissState, now: int, me: str | None = None) -> dict[str, Any]:
             if p.status == "started" and me in (p.first_id, p.second_id)
         ]
         data["me"] = {"withdrawn": mine.withdrawn, "gameId": on[0] if on else None}
-    if s.next_round_ms is not None and s.status != "finished":
-        data["nextRound"] = {
-            "at": iso(s.next_round_ms),
-            "in": max(0, (s.next_round_ms - now) // 1000),
-        }
     return data
 
 
@@ -157,7 +170,7 @@ async def create(
         if isinstance(rules, str):
             rules = json.loads(rules) if rules.strip() else {}
     except ValueError:
-        raise ServiceError("swiss.invalid", "rules: not JSON") from None
+        raise ServiceError("swiss.invalid_rules", "rules: not JSON") from None
     form = SwissForm(
         team_id=team_id,
         clock_limit_s=body.clock.limit,
@@ -173,6 +186,13 @@ async def create(
     )
     swiss = await swisses(services).create(who.identity, form)
     return await _info(services, swiss.id, who.identity.id)
+
+
+@router.get("/api/swiss", summary="The Swiss events upcoming, running and recently finished")
+async def current(services: ServicesDep) -> JSONResponse:
+    lists = await swisses(services).current()
+    now = services.games.now()
+    return JSONResponse({key: [summary(s, n, now) for s, n in rows] for key, rows in lists.items()})
 
 
 @router.get("/api/swiss/{swiss_id}", responses=errors(404), summary="A Swiss")

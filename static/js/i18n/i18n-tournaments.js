@@ -1,4 +1,5 @@
-// The words of arena tournaments (their pages and the lobby's line), in English and French.
+// The words of arena tournaments (their pages and the lobby's line, which may show a Swiss),
+// in English and French.
 // i18n.js merges them into its own dictionary.
 
 export const TOURNAMENT_TEXT = {
@@ -50,6 +51,7 @@ export const TOURNAMENT_TEXT = {
     "arena.ratedShort": "rated",
     "arena.next": "Next tournament: {name}, {time}",
     "arena.all": "All tournaments",
+    "arena.system": "Arena",
   },
   fr: {
     "nav.tournaments": "Tournois",
@@ -99,5 +101,6 @@ export const TOURNAMENT_TEXT = {
     "arena.ratedShort": "classé",
     "arena.next": "Prochain tournoi : {name}, {time}",
     "arena.all": "Tous les tournois",
+    "arena.system": "Arène",
   },
 };

@@ -1,6 +1,6 @@
-// The lobby's "next tournament" line: the next public arena to start, or the one running
-// (GET /api/tournament/next), with its countdown, and a link to every tournament. Read
-// again every REFRESH_MS while the page is in view.
+// The lobby's "next tournament" line: the next public arena or Swiss to start, or one
+// running (GET /api/tournament/next), with its countdown (a running Swiss: its round), and a
+// link to every tournament. Read again every REFRESH_MS while the page is in view.
 
 import { request } from "../site/api.js";
 import { onLanguage } from "../site/chrome.js";
@@ -21,14 +21,18 @@ function draw() {
     return;
   }
   const gone = (Date.now() - readAt) / 1000;
+  const swiss = next.system === "swiss";
   const time =
-    next.status === 10
+    next.secondsToStart !== undefined
       ? t("arena.startsAt", { time: countdown(next.secondsToStart - gone) })
-      : t("arena.endsAt", { time: countdown(next.secondsToFinish - gone) });
+      : swiss
+        ? t("swiss.round", { round: next.round, rounds: next.nbRounds })
+        : t("arena.endsAt", { time: countdown(next.secondsToFinish - gone) });
+  const href = `/${swiss ? "swiss" : "tournament"}/${encodeURIComponent(next.id)}`;
   render(
     line,
-    html`<a href="/tournament/${encodeURIComponent(next.id)}" data-next-tournament="${next.id}">${t("arena.next", {
-      name: next.fullName,
+    html`<a href="${href}" data-next-tournament="${next.id}">${t("arena.next", {
+      name: swiss ? next.name : next.fullName,
       time,
     })}</a> · ${all}`,
   );

@@ -1,6 +1,7 @@
-// The tournaments page (/tournaments): the arenas upcoming, running and finished
-// (GET /api/tournament), read again every REFRESH_MS, and the creation form (POST
-// /api/tournament, an account's): the new arena's page opens once it is made.
+// The tournaments page (/tournaments): the arenas and the Swiss events upcoming, running
+// and finished (GET /api/tournament, GET /api/swiss), read again every REFRESH_MS, and the
+// creation forms, an account's: an arena's (POST /api/tournament) and a Swiss's
+// (swiss-create.js); the new event's page opens once it is made.
 
 import { api, request } from "../site/api.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";
@@ -8,12 +9,41 @@ import { html, render } from "../lib/html.js";
 import { errorText, t } from "../i18n/i18n.js";
 import { variantName } from "../lib/variant.js";
 import { countdown } from "./tournament-time.js";
+import { drawSwissForm, setupSwissForm } from "./swiss-create.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
-const data = { lists: { created: [], started: [], finished: [] }, variants: [] };
+const data = { lists: { created: [], started: [], finished: [] }, swiss: { created: [], started: [], finished: [] }, variants: [] };
+
+function swissLine(swiss) {
+  const variant = data.variants.find((v) => v.id === swiss.variant);
+  const clock = `${swiss.clock.limit / 60}+${swiss.clock.increment}`;
+  const when =
+    swiss.status === "created"
+      ? t("arena.startsAt", { time: countdown(swiss.secondsToStart) })
+      : swiss.status === "started"
+        ? t("swiss.round", { round: swiss.round, rounds: swiss.nbRounds })
+        : t("arena.over");
+  return html`<li data-swiss="${swiss.id}"><a href="/swiss/${encodeURIComponent(swiss.id)}">${swiss.name}</a>
+    <span class="note">${t("swiss.system")} · ${variantName(variant) || swiss.variant} · ${clock} ·
+      ${swiss.rated ? t("arena.ratedShort") : t("arena.casual")} · ${t("arena.players", { n: swiss.nbPlayers })} ·
+      ${t("swiss.nbRoundsShort", { n: swiss.nbRounds })} · ${when}</span></li>`;
+}
+
+// An event's start, as both lists give it (an arena's in ms, a Swiss's in ISO 8601).
+function startOf(item) {
+  return typeof item.startsAt === "number" ? item.startsAt : Date.parse(item.startsAt);
+}
+
+// Both kinds in one list: by start, the latest first among the finished.
+function merged(key) {
+  const rows = [...(data.lists[key] || []), ...(data.swiss[key] || [])];
+  const order = key === "finished" ? -1 : 1;
+  return rows.sort((a, b) => order * (startOf(a) - startOf(b)));
+}
 
 function line(tour) {
+  if (tour.system === "swiss") return swissLine(tour);
   const variant = data.variants.find((v) => v.id === tour.variant);
   const clock = `${tour.clock.limit / 60}+${tour.clock.increment}`;
   const when =
@@ -23,12 +53,12 @@ function line(tour) {
         ? t("arena.endsAt", { time: countdown(tour.secondsToFinish) })
         : t("arena.over");
   return html`<li data-tournament="${tour.id}"><a href="/tournament/${encodeURIComponent(tour.id)}">${tour.fullName}</a>
-    <span class="note">${variantName(variant) || tour.variant} · ${clock} ·
+    <span class="note">${t("arena.system")} · ${variantName(variant) || tour.variant} · ${clock} ·
       ${tour.rated ? t("arena.ratedShort") : t("arena.casual")} · ${t("arena.players", { n: tour.nbPlayers })} · ${when}</span></li>`;
 }
 
 function section(key, title) {
-  const rows = data.lists[key] || [];
+  const rows = merged(key);
   return html`<section class="panel" data-list="${key}"><h2>${t(title)}</h2>
     ${rows.length ? html`<ul class="arena-list">${rows.map(line)}</ul>` : html`<p class="note">${t("arena.none")}</p>`}</section>`;
 }
@@ -48,7 +78,9 @@ function showError(err) {
 
 async function refresh() {
   try {
-    data.lists = await request("/api/tournament");
+    const [arenas, swiss] = await Promise.all([request("/api/tournament"), request("/api/swiss")]);
+    data.lists = arenas;
+    data.swiss = swiss;
     draw();
   } catch (err) {
     showError(err);
@@ -90,6 +122,7 @@ async function load() {
   try {
     data.variants = await api.variants();
     render($("variant"), html`${data.variants.map((v) => html`<option value="${v.id}">${variantName(v)}</option>`)}`);
+    setupSwissForm(data.variants);
   } catch (err) {
     showError(err);
   }
@@ -101,5 +134,8 @@ async function load() {
 
 $("create").addEventListener("submit", create);
 setupChrome();
-onLanguage(draw);
+onLanguage(() => {
+  draw();
+  if (data.variants.length) drawSwissForm();
+});
 load();

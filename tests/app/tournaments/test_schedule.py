@@ -1,7 +1,8 @@
-"""The site's own arenas (app/tournaments/schedule.py): the setting read and refused when
-malformed, each entry's next events created two hours ahead on the injected clock, the next
-one as time passes, listed as upcoming and in the lobby's line, made by "Kodama"; two
-instances on one database (and a restart) never create one slot twice."""
+"""The site's own tournaments (app/tournaments/schedule.py): the setting read and refused
+when malformed, each entry's next events created ahead on the injected clock (an arena two
+hours ahead, a weekly Swiss a day ahead), the next one as time passes, listed as upcoming
+and in the lobby's line, made by "Kodama"; two instances on one database (and a restart)
+never create one slot twice."""
 
 from __future__ import annotations
 
@@ -16,12 +17,14 @@ from app.core.config import Settings
 from app.core.time import ManualClock
 from app.main import create_app
 from app.tournaments import schedule
-from tests.app.accounts_and_streams import services_of
+from app.tournaments.swissroutes import iso
+from tests.app.accounts_and_streams import Account, services_of
 from tests.app.conftest import make_settings
 
 HOUR = 3_600_000
 MINUTE = 60_000
-# ManualClock starts on the hour: 1_800_000_000_000 ms is 500_000 whole hours.
+# ManualClock starts on the hour: 1_800_000_000_000 ms is 500_000 whole hours, a Friday at
+# 08:00 UTC.
 START = ManualClock().now_ms()
 EVERY_HOUR_AT_ONE = {
     "every": "hourly",
@@ -33,8 +36,19 @@ EVERY_HOUR_AT_ONE = {
 }
 
 
-def scheduled(client: TestClient) -> dict[str, list[dict[str, Any]]]:
-    lists = client.get("/api/tournament").json()
+WEEKLY_SWISS = {
+    "system": "swiss",
+    "every": "weekly",
+    "at": "Sat 09:00",  # 25 hours after START
+    "variant": "jungle",
+    "clock": "5+3",
+    "rounds": 7,
+    "interval": 60,
+}
+
+
+def scheduled(client: TestClient, what: str = "tournament") -> dict[str, list[dict[str, Any]]]:
+    lists = client.get(f"/api/{what}").json()
     return {k: [t for t in lists[k] if t["createdBy"] == schedule.SYSTEM_ID] for k in lists}
 
 
@@ -86,16 +100,83 @@ def test_two_instances_on_one_database_create_each_event_once(
         assert len(made["started"]) == 1 and len(made["created"]) == 2
 
 
+def test_the_next_weekly_swiss_is_created_a_day_ahead_once_by_two_instances(
+    database_url: str, tmp_path: Path, clock: ManualClock
+) -> None:
+    settings = make_settings(database_url, tmp_path, tournament_schedule=[WEEKLY_SWISS])
+    saturday = START + 25 * HOUR
+    with (
+        TestClient(create_app(settings, clock)) as one,
+        TestClient(create_app(settings, clock)) as two,
+    ):
+        # 25 hours before: not yet listed (a weekly event is created a day ahead).
+        assert scheduled(one, "swiss")["created"] == []
+        clock.jump(HOUR)  # 24 hours before: both instances look ahead again
+        clock.advance(MINUTE)
+        made = [scheduled(client, "swiss")["created"] for client in (one, two)]
+        assert made[0] == made[1] and len(made[0]) == 1
+        swiss = made[0][0]
+        assert (swiss["name"], swiss["variant"], swiss["teamId"]) == (
+            "Weekly Dou shou qi (Jungle) Swiss", "jungle", schedule.SYSTEM_ID,
+        )  # fmt: skip
+        assert swiss["startsAt"] == iso(saturday) and swiss["secondsToStart"] == 24 * 3600 - 60
+        assert swiss["clock"] == {"limit": 300, "increment": 3}
+        assert (swiss["nbRounds"], swiss["roundInterval"], swiss["rated"]) == (7, 60, True)
+        # The lobby's line shows it: the next tournament to start.
+        line = one.get("/api/tournament/next").json()
+        assert (line["id"], line["system"]) == (swiss["id"], "swiss")
+        # Looking again, on either instance, creates nothing.
+        for client in (one, two):
+            scheduler = services_of(client).tournaments.scheduler
+            assert client.portal.call(scheduler.run) == []  # type: ignore[union-attr]
+    # A restart finds it there; two players join and its first round starts on time.
+    with TestClient(create_app(settings, clock)) as three:
+        assert scheduled(three, "swiss")["created"] == [swiss]
+        for name in ("anna", "boris"):
+            assert Account(three, name).post(f"/api/swiss/{swiss['id']}/join").status_code == 200
+        clock.jump(saturday - clock.now_ms())
+        clock.advance(MINUTE)
+        (running,) = scheduled(three, "swiss")["started"]
+        assert (running["id"], running["round"], running["nbPlayers"]) == (swiss["id"], 1, 2)
+        # The week after's is there a day before it.
+        assert scheduled(three, "swiss")["created"] == []
+        clock.jump(6 * 24 * HOUR)
+        clock.advance(MINUTE)
+        (following,) = scheduled(three, "swiss")["created"]
+        assert following["startsAt"] == iso(saturday + 7 * 24 * HOUR)
+
+
 def test_no_schedule_no_site_arenas(client: TestClient) -> None:
     assert scheduled(client) == {"created": [], "started": [], "finished": []}
+    assert scheduled(client, "swiss") == {"created": [], "started": [], "finished": []}
 
 
-def test_the_default_schedule_an_hourly_arena_per_game_and_a_daily_one() -> None:
+def test_an_arena_entry_keeps_its_slots_ids() -> None:
+    """An arena's slot ids are those it had before the schedule knew of Swiss events: an
+    upgraded instance finds the events it made and creates none twice."""
+    (entry,) = schedule.parse([EVERY_HOUR_AT_ONE])
+    assert entry.slot_id(START + MINUTE) == "ee6c4822"
+
+
+def test_the_default_schedule_an_hourly_arena_per_game_a_daily_one_and_a_weekly_swiss() -> None:
     entries = schedule.parse(schedule.default_schedule())
     hourly = [e for e in entries if e.every == "hourly"]
     daily = [e for e in entries if e.every == "daily"]
+    weekly = [e for e in entries if e.every == "weekly"]
     games = ["dobutsu", "gorogoro", "jungle", "yote", "wali"]
     assert [e.variant for e in hourly] == games and [e.variant for e in daily] == games
+    assert [e.variant for e in weekly] == games
+    assert {e.system for e in hourly + daily} == {"arena"}
+    assert {(e.system, e.clock_limit_s, e.clock_increment_s, e.rounds, e.interval_s)
+            for e in weekly} == {("swiss", 300, 3, 7, 60)}  # fmt: skip
+    # On Saturdays (START is a Friday, 08:00 UTC), one game an hour from 12:00 UTC.
+    saturday = START - 8 * HOUR + 24 * HOUR
+    assert [e.starts(saturday, 7 * 24 * HOUR)[0] for e in weekly] == [
+        saturday + (12 + i) * HOUR for i in range(5)
+    ]
+    # Listed a day before: at START (28 hours before), none; a day before, the first.
+    assert all(not e.starts(START) for e in weekly)
+    assert weekly[0].starts(saturday - 12 * HOUR) == [saturday + 12 * HOUR]
     assert {(e.clock_limit_s, e.clock_increment_s, e.minutes) for e in hourly} == {(180, 2, 57)}
     # Spread through the hour: no two games start together.
     assert [e.offset_ms // MINUTE for e in hourly] == [0, 12, 24, 36, 48]
@@ -115,7 +196,16 @@ def test_the_default_schedule_an_hourly_arena_per_game_and_a_daily_one() -> None
     [
         ({"every": "hourly"}, "must be a JSON list"),
         (["hourly"], "entry 0: each entry is an object"),
-        ([{**EVERY_HOUR_AT_ONE, "every": "weekly"}], "every must be hourly or daily"),
+        ([{**EVERY_HOUR_AT_ONE, "every": "monthly"}], "every must be hourly, daily or weekly"),
+        ([{**EVERY_HOUR_AT_ONE, "every": "weekly"}], "at must be 'Day HH:MM'"),
+        ([{**WEEKLY_SWISS, "at": "Saturday 09:00"}], "at must be 'Day HH:MM' .*Mon/Tue"),
+        ([{**WEEKLY_SWISS, "system": "round-robin"}], "system must be arena or swiss"),
+        ([{**WEEKLY_SWISS, "minutes": 90}], "a Swiss has rounds .*not minutes"),
+        ([{**EVERY_HOUR_AT_ONE, "rounds": 5}], "rounds and interval are a Swiss's"),
+        ([{**WEEKLY_SWISS, "rounds": "7"}], "rounds .* must be a whole number"),
+        ([{**WEEKLY_SWISS, "interval": 1.5}], "interval .* must be a whole number"),
+        ([{**WEEKLY_SWISS, "rounds": 0}], "nbRounds must be 1 to 100"),
+        ([{**WEEKLY_SWISS, "clock": "0+0"}], "clock.limit must be"),
         ([{**EVERY_HOUR_AT_ONE, "at": "12:00"}], "at must be :MM"),
         ([{**EVERY_HOUR_AT_ONE, "every": "daily", "at": "25:00"}], r"at must be HH:MM \(UTC\)"),
         ([{**EVERY_HOUR_AT_ONE, "clock": "3"}], 'clock must be "minutes\\+increment"'),

@@ -139,7 +139,7 @@ def test_late_joins_withdrawals_and_refusals(client: TestClient, clock: ManualCl
     owner = Account(client, "organiser")
     a, b, c, d, e = (Account(client, n) for n in ("anna", "boris", "cleo", "dmitri", "eva"))
     assert_error(owner.post(f"/api/swiss/new/{TEAM}", {"clock.limit": 180, "nbRounds": 0}),
-                 400, "swiss.invalid")  # fmt: skip
+                 400, "swiss.invalid_rounds")  # fmt: skip
     assert_error(owner.post(f"/api/swiss/new/{TEAM}", {"nbRounds": 3}), 400, "request.invalid")
     assert_error(owner.client.get("/api/swiss/nope"), 404, "swiss.not_found")
     assert_error(client.post("/api/swiss/nope/join"), 401, "account.required")

@@ -1,0 +1,137 @@
+// The tournaments page's Swiss creation form (an account's): the game and its rule options,
+// the clock, the number of rounds, the time between them, the start (in the visitor's own
+// time), rated or casual. It posts to POST /api/swiss/new/{teamId} (Kodama has no teams:
+// the id is the site's), then opens the new Swiss's page; a refusal is worded in the
+// page's language from its stable code (error.swiss.invalid_*).
+
+import { request } from "../site/api.js";
+import { html, render } from "../lib/html.js";
+import { errorText, t } from "../i18n/i18n.js";
+import { optionAbout, optionLabel, optionValueLabel, variantName } from "../lib/variant.js";
+
+const $ = (id) => document.getElementById(id);
+const TEAM = "kodama";
+// The time between a round's last game and the next round, in seconds, as lichess offers
+// it: "" is the automatic choice (by the clock), 0 the next round at once.
+const INTERVALS = ["", 0, 10, 30, 60, 120, 300, 600, 3600, 86400, 604800];
+const START_AHEAD_MS = 10 * 60_000; // the form's first start: lichess's default
+
+let variants = [];
+
+function intervalText(seconds) {
+  if (seconds === "") return t("swiss.intervalAuto");
+  if (seconds === 0) return t("swiss.intervalNone");
+  if (seconds < 60) return t("swiss.intervalSeconds", { n: seconds });
+  if (seconds < 3600) return t("swiss.intervalMinutes", { n: seconds / 60 });
+  if (seconds < 86400) return t("swiss.intervalHours", { n: seconds / 3600 });
+  return seconds === 86400 ? t("swiss.intervalDay") : t("swiss.intervalWeek");
+}
+
+// A datetime-local field's value: the visitor's own date and time, to the minute.
+function localValue(ms) {
+  const d = new Date(ms);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+function selectedVariant() {
+  return variants.find((v) => v.id === $("swiss-variant").value) || variants[0];
+}
+
+function keptValues(container) {
+  const kept = {};
+  for (const select of container.querySelectorAll("select[data-option]")) kept[select.dataset.option] = select.value;
+  return kept;
+}
+
+function renderOptions() {
+  const variant = selectedVariant();
+  if (!variant) return;
+  const options = variant.options || [];
+  const kept = keptValues($("swiss-options"));
+  render(
+    $("swiss-options"),
+    html`${options.map(
+      (o) => html`<div class="option">
+        <label for="swiss-option-${o.name}">${optionLabel(variant, o)}</label>
+        <select id="swiss-option-${o.name}" data-option="${o.name}" aria-describedby="swiss-about-${o.name}">
+          ${o.values.map(
+            (value) => html`<option value="${value}" ${
+              value === (o.values.includes(kept[o.name]) ? kept[o.name] : o.default) ? html`selected` : ""}>${optionValueLabel(variant, o, value)}${
+              value === o.default ? ` ${t("lobby.default")}` : ""
+            }</option>`,
+          )}
+        </select>
+        <p class="note" id="swiss-about-${o.name}">${optionAbout(variant, o)}</p>
+      </div>`,
+    )}`,
+  );
+}
+
+function renderIntervals() {
+  const select = $("swiss-interval");
+  const kept = select.value;
+  render(
+    select,
+    html`${INTERVALS.map((s) => html`<option value="${s}" ${String(s) === kept ? html`selected` : ""}>${intervalText(s)}</option>`)}`,
+  );
+}
+
+function renderVariants() {
+  const select = $("swiss-variant");
+  const kept = select.value;
+  render(
+    select,
+    html`${variants.map((v) => html`<option value="${v.id}" ${v.id === kept ? html`selected` : ""}>${variantName(v)}</option>`)}`,
+  );
+}
+
+// The form's words again in the page's language (its choices kept).
+export function drawSwissForm() {
+  renderVariants();
+  renderIntervals();
+  renderOptions();
+}
+
+function body(form) {
+  const f = new FormData(form);
+  const rules = keptValues($("swiss-options"));
+  const interval = f.get("roundInterval");
+  return {
+    name: f.get("name") || null,
+    variant: f.get("variant"),
+    rules,
+    "clock.limit": Math.round(Number(f.get("clockMinutes")) * 60),
+    "clock.increment": Number(f.get("clockIncrement")),
+    nbRounds: Number(f.get("nbRounds")),
+    roundInterval: interval === "" ? null : Number(interval),
+    startsAt: new Date(f.get("startsAt")).getTime(),
+    rated: f.get("rated") === "on",
+  };
+}
+
+function showError(err) {
+  $("swiss-error").textContent = errorText(err);
+  $("swiss-error").hidden = false;
+}
+
+async function create(event) {
+  event.preventDefault();
+  $("swiss-error").hidden = true;
+  try {
+    const made = await request(`/api/swiss/new/${TEAM}`, { method: "POST", body: body(event.target) });
+    location.assign(`/swiss/${encodeURIComponent(made.id)}`);
+  } catch (err) {
+    if (err.status === 401 || err.status === 403) $("account-only").hidden = false;
+    showError(err);
+  }
+}
+
+// The form, once the games are known (GET /api/variants).
+export function setupSwissForm(games) {
+  variants = games;
+  $("swiss-variant").addEventListener("change", renderOptions);
+  $("swiss-create").elements.startsAt.value = localValue(Date.now() + START_AHEAD_MS);
+  $("swiss-create").addEventListener("submit", create);
+  drawSwissForm();
+}
