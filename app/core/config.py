@@ -179,6 +179,14 @@ class Settings(BaseSettings):
     analysis_queue: int = Field(default=8, ge=0)
     ratelimit_analysis_per_s: float = 2.0
     ratelimit_analysis_burst: int = 30
+    # The engine evaluations (GET /api/cloud-eval, docs/decisions/engine-evaluation.md) have
+    # workers and a queue of their own; one stops at whichever of its nodes and seconds
+    # comes first; the answers are kept for this many positions (LRU).
+    analysis_eval_workers: int = Field(default=1, ge=1)
+    analysis_eval_queue: int = Field(default=4, ge=0)
+    analysis_eval_nodes: int = Field(default=50_000, ge=1)
+    analysis_eval_seconds: float = Field(default=1.0, gt=0)
+    analysis_eval_cache: int = Field(default=4096, ge=0)
 
     # ---- limits on creating things, and on sockets (docs/decisions/creation-limits.md) ----
     # Creating, joining and cancelling games and using invite links (browser API), per

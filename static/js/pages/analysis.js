@@ -21,6 +21,7 @@ import { otherSide, variantName } from "../lib/variant.js";
 import { moveSentence } from "../i18n/words.js";
 import { PhaseHint } from "../game/phasehint.js";
 import { placementMarks } from "../game/phases.js";
+import { EnginePanel } from "../game/enginepanel.js";
 
 const $ = (id) => document.getElementById(id);
 const hint = new PhaseHint($("status")); // the stone games' phase line and notes
@@ -64,6 +65,13 @@ function recordErrorText(err) {
 function ask(variant, rules, fen, moves) {
   return request("/api/analysis/moves", { method: "POST", body: { variant: variant.id, rules, fen, moves } });
 }
+
+// The engine panel: the position shown, evaluated (game/enginepanel.js); a best move clicked
+// is played as by hand.
+const engine = new EnginePanel($("engine-body"), $("engine-on"), {
+  replay: async (variant, rules, fen, moves) => (await ask(variant, rules, fen, moves)).positions,
+  play: (text) => play(text),
+});
 
 // ---- loading ------------------------------------------------------------------------------
 // Shows a game from `fen` through `moves`. A move the engine refuses ends the line there:
@@ -261,6 +269,7 @@ function show() {
   renderPlayers(state);
   renderStatus(state);
   renderReplay(state);
+  engine.show({ variant: state.variant, rules: state.rules, pos, pieceSet: state.pieceSet, live });
   renderTree($("analysis-moves"), state);
   render($("record-tags"), renderTags(state.tags));
   const r = state.record;
@@ -388,5 +397,5 @@ async function main() {
 }
 
 // Kept for the page tests and for debugging in the console.
-window.kodama = { state };
+window.kodama = { state, engine };
 main();

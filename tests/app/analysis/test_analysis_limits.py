@@ -74,11 +74,11 @@ def test_past_the_workers_and_the_queue_a_request_is_refused_at_once(make_client
     first, second, third = client.portal.call(three_at_once)
     assert isinstance(first, bytes) and isinstance(second, bytes)
     assert isinstance(third, ServiceError) and (third.code, third.status) == ("analysis.busy", 503)
-    assert workers.running == 0  # every place is given back
+    assert workers.replays.running == 0  # every place is given back
     # over HTTP: every place taken (as by two requests still running) is a 503 with its code
-    workers.running = workers.capacity
+    workers.replays.running = workers.replays.capacity
     try:
         assert_error(ask(client), 503, "analysis.busy")
     finally:
-        workers.running = 0
+        workers.replays.running = 0
     assert ask(client).is_success
