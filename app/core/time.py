@@ -186,7 +186,9 @@ class ManualClock:
 
     def jump(self, ms: float) -> None:
         """Move the time on by ``ms`` without running what fell due, as a loop too busy to run
-        its timers would: for tests of what happens before a late timer fires."""
+        its timers would: for tests of what happens before a late timer fires, and for tests
+        where only the time read matters (a rate limit's window), which would otherwise run
+        the app's periodic work for every second passed."""
         self._now += math.ceil(ms)
 
     def advance(self, ms: float) -> None:

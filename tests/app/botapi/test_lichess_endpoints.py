@@ -283,13 +283,14 @@ def test_games_of_a_user_with_lichess_filters(client, clock):
         Account(client, "robot", bot=True),
         Account(client, "bob"),
     )
+    # A second apart: told apart by their times (each second moved runs the app's periodic work).
     first = finished_game(alice, robot)  # alice white, wins
-    clock.advance(60_000)
+    clock.advance(1_000)
     second = start(bob, alice, variant="jungle")  # alice black
     assert alice.post(f"/api/board/game/{second}/abort").status_code == 200
-    clock.advance(60_000)
+    clock.advance(1_000)
     third = finished_game(robot, alice)  # alice black, loses
-    clock.advance(60_000)
+    clock.advance(1_000)
     on = start(alice, bob, variant="yote")
     created = [first, second, third, on]
     times = [get(client, f"/game/export/{g}", **JSON).json()["createdAt"] for g in created]
