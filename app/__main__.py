@@ -1,6 +1,8 @@
 """Entry points: ``python -m app migrate``, ``python -m app serve [--host H] [--port P]``,
 ``python -m app moderators add|remove USERNAME`` / ``python -m app moderators list`` and
-``python -m app tablebase build [--ruleset dobutsu|yokai] [--out PATH]``."""
+``python -m app tablebase build [--ruleset dobutsu|yokai] [--out PATH]``,
+``python -m app puzzles generate --table PATH [--out FILE] [--database URL]`` and
+``python -m app puzzles import [--file FILE]``."""
 
 from __future__ import annotations
 
@@ -75,7 +77,25 @@ def main(argv: list[str] | None = None) -> None:
     tables.add_argument(
         "--out", type=Path, default=None, help="default: KODAMA_TABLEBASE_PATH or data/tablebase"
     )
+    puzzles = sub.add_parser("puzzles", help="Dōbutsu puzzles: generate the set, import it")
+    puzzles.add_argument("action", choices=("generate", "import"))
+    puzzles.add_argument("--table", type=Path, default=None, help="a built tablebase folder")
+    puzzles.add_argument("--out", type=Path, default=None, help="default: the committed set")
+    puzzles.add_argument("--database", default=None, help="puzzles from its finished games")
+    puzzles.add_argument("--per-length", type=int, default=400, help="puzzles of each length")
+    puzzles.add_argument("--total", type=int, default=2200, help="stop at this many puzzles")
+    puzzles.add_argument("--seed", type=int, default=0)
+    puzzles.add_argument("--file", type=Path, default=None, help="import: default the set")
     args = parser.parse_args(argv)
+    if args.command == "puzzles" and args.action == "generate":
+        from app.puzzles import cli as puzzles_cli  # noqa: PLC0415
+
+        table = args.table or get_settings().resolved_tablebase_path
+        sys.exit(
+            puzzles_cli.generate_command(
+                table, args.out, args.database, args.per_length, args.total, args.seed
+            )
+        )
     if args.command == "tablebase":
         from app.tablebase.build import build  # noqa: PLC0415 - numpy only when building
 
@@ -90,6 +110,10 @@ def main(argv: list[str] | None = None) -> None:
         from app.moderation import cli  # noqa: PLC0415
 
         sys.exit(cli.run(args.action, args.username, get_settings().resolved_database_url))
+    if args.command == "puzzles":
+        from app.puzzles import cli as puzzles_cli  # noqa: PLC0415
+
+        sys.exit(puzzles_cli.import_command(get_settings().resolved_database_url, args.file))
     if args.command == "serve":
         import uvicorn  # noqa: PLC0415
         from uvicorn.config import STARTUP_FAILURE  # noqa: PLC0415

@@ -42,6 +42,7 @@ from app.matchmaking import wiring as matchmaking_wiring
 from app.moderation import wiring as moderation_wiring
 from app.outbox import wiring as outbox_wiring
 from app.outbox.consumer import OutboxConsumer
+from app.puzzles import wiring as puzzles_wiring
 from app.ratings import wiring as ratings_wiring
 from app.ratings.announce import RatingsAnnouncer
 from app.realtime import wiring as realtime_wiring
@@ -140,6 +141,7 @@ async def wire(settings: Settings, clock: Clock, identities: Identities, running
         tournaments=arenas.service,
         swiss=arenas.swiss,
         tablebase=tablebase_wiring.wire(settings),
+        puzzles=puzzles_wiring.wire(clock, db),
     )
     # the lobby's sockets hear quick pairing's waiting counts as they change
     services.pools.count_listeners.append(lobby.feed.pools_changed)

@@ -25,6 +25,7 @@ from app.lobby.feed import LobbyFeed
 from app.lobby.seeks import SeekKeeper
 from app.matchmaking.service import PoolService
 from app.moderation.service import Moderation
+from app.puzzles.service import Puzzles
 from app.realtime.attendance import Attendance
 from app.realtime.follow import Followers, GameStarts
 from app.realtime.hub import LocalHub
@@ -85,6 +86,8 @@ class Services:
     tv: Television
     # The solved Dōbutsu tables, memory-mapped when first asked for (app/tablebase/lookup.py).
     tablebase: Tablebases
+    # Dōbutsu puzzles and their ratings (app/puzzles/service.py).
+    puzzles: Puzzles
 
 
 def get_services(conn: HTTPConnection) -> Services:

@@ -33,6 +33,7 @@ from app.http import docs, errors, openapi
 from app.lobby import sockets as lobbysocket
 from app.matchmaking import routes as pools
 from app.moderation import routes as moderation
+from app.puzzles import routes as puzzles
 from app.ratings import routes as ratings
 from app.relations import routes as relations
 from app.tablebase import routes as tablebase
@@ -87,6 +88,7 @@ def site() -> FastAPI:
     app.include_router(swissroutes.router)
     app.include_router(swissroutes.page_router)
     app.include_router(tablebase.router)
+    app.include_router(puzzles.router)
     openapi.install(app)
     app.mount("/static", STATIC, name="static")
     _add_pages(app)
@@ -105,6 +107,9 @@ def _add_pages(app: FastAPI) -> None:
     app.add_api_route("/invite/{token}", page("invite.html"), include_in_schema=False)
     app.add_api_route("/challenge/{challenge_id}", page("challenge.html"), include_in_schema=False)
     app.add_api_route("/rules", page("rules.html"), include_in_schema=False)
+    app.add_api_route("/training", page("puzzle.html"), include_in_schema=False)
+    app.add_api_route("/training/daily", page("puzzle.html"), include_in_schema=False)
+    app.add_api_route("/training/{puzzle_id}", page("puzzle.html"), include_in_schema=False)
 
     async def rules_page(game: str) -> Response:
         # Only the games have a rules page: any other name is a 404 like any unknown URL.

@@ -11,6 +11,7 @@ import { TEACHING_TEXT } from "./i18n-teaching.js";
 import { TV_TEXT } from "./i18n-tv.js";
 import { TOURNAMENT_TEXT } from "./i18n-tournaments.js";
 import { SWISS_TEXT } from "./i18n-swiss.js";
+import { PUZZLE_TEXT } from "./i18n-puzzles.js";
 
 const STORE_KEY = "kodama.lang";
 export const LANGS = ["en", "fr"];
@@ -732,6 +733,7 @@ for (const l of LANGS) Object.assign(TEXT[l], TV_TEXT[l]);
 for (const l of LANGS) Object.assign(TEXT[l], TOURNAMENT_TEXT[l]);
 // Swiss tournaments (their page): i18n-swiss.js.
 for (const l of LANGS) Object.assign(TEXT[l], SWISS_TEXT[l]);
+for (const l of LANGS) Object.assign(TEXT[l], PUZZLE_TEXT[l]);
 
 // Both dictionaries, for the page tests (every key in both languages, no English left).
 export const DICTIONARIES = { ui: TEXT, game: GAME_TEXT };

@@ -36,6 +36,7 @@ PAGES = {
     "/analysis": "analysis.html",
     **dict.fromkeys(("/tv", "/tv/dobutsu"), "tv.html"),
     "/tournaments": "tournaments.html",
+    **dict.fromkeys(("/training", "/training/daily", "/training/x"), "puzzle.html"),
 }
 # Pages served only for some addresses or callers (the profile of an account, the page of an
 # address that does not exist, the moderators' page): their files are checked with the

@@ -1,0 +1,1 @@
+"""Dōbutsu puzzles from the solved table: their generation, storage, ratings and API."""
