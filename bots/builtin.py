@@ -9,6 +9,11 @@ Each account's level is its username's suffix (``kodama-medium`` plays ``medium`
 games each plays at once is ``KODAMA_BUILTIN_MAX_GAMES`` (``{"kodama-easy": 36, …}``, from the
 server's app/builtin/seats.py SEATS), else ``DEFAULT_SEATS``. They accept rated challenges too: they
 are accounts, so a bot's author can get a rating against them.
+
+Two accounts are more than a search level: ``kodama-perfect`` plays Dōbutsu from the solved
+tables under ``KODAMA_TABLEBASE_PATH`` (bots/perfect.py), and ``kodama-fairy`` is
+Fairy-Stockfish (the command in ``KODAMA_FAIRY_STOCKFISH``) through the engine bridge
+(bots/bridge.py); the server runs the latter only when it finds the engine.
 """
 
 from __future__ import annotations
@@ -21,8 +26,12 @@ import logging
 import os
 import sys
 import threading
+from pathlib import Path
 
+from . import perfect
+from .bridge import BridgeRunner
 from .client import ApiError, Client, backoff
+from .engineproc import EngineFailed, EnginePlayer, EngineProcess
 from .players import LEVELS, make_player
 from .runner import Runner, Settings
 
@@ -30,34 +39,81 @@ log = logging.getLogger("bots.builtin")
 
 TOKENS_VARIABLE = "KODAMA_BUILTIN_TOKENS"
 GAMES_VARIABLE = "KODAMA_BUILTIN_MAX_GAMES"
+TABLES_VARIABLE = "KODAMA_TABLEBASE_PATH"
+FAIRY_VARIABLE = "KODAMA_FAIRY_STOCKFISH"
 PREFIX = "kodama-"
+PERFECT, FAIRY = "perfect", "fairy"
 # Games at once of a level the server did not give a figure for.
 DEFAULT_SEATS = 4
+# Fairy-Stockfish's time a move in a game without a clock (with one, it shares its clock
+# out itself), and what it leaves of its clock for the way to the server.
+FAIRY_MOVETIME_MS = 1000
+FAIRY_OVERHEAD_MS = 300
 
 
 def level_of(username: str) -> str:
     level = username.removeprefix(PREFIX)
-    if not username.startswith(PREFIX) or level not in LEVELS:
+    known = (*LEVELS, PERFECT, FAIRY)
+    if not username.startswith(PREFIX) or level not in known:
         raise ValueError(
-            f"{username!r} is not a built-in bot ({PREFIX}<level>, levels {', '.join(LEVELS)})"
+            f"{username!r} is not a built-in bot ({PREFIX}<level>, levels {', '.join(known)})"
         )
     return level
 
 
+def greeting(username: str, about: str) -> str:
+    return f"Hello! I am {username}, a built-in computer opponent ({about}). Have a good game!"
+
+
+class FairyRunner(BridgeRunner):
+    """``kodama-fairy``: the bridge's runner over one Fairy-Stockfish process (closed with
+    the bots)."""
+
+    def __init__(self, client: Client, process: EngineProcess, settings: Settings) -> None:
+        super().__init__(
+            client, lambda: EnginePlayer(process, FAIRY_MOVETIME_MS, FAIRY_OVERHEAD_MS), settings
+        )
+        self.process = process
+
+
 def runner(server: str, username: str, token: str, seats: int = DEFAULT_SEATS) -> Runner:
-    level = LEVELS[level_of(username)]
+    """The account's runner; EngineFailed or OSError when Fairy-Stockfish does not start."""
+    level_name = level_of(username)
+    if level_name == FAIRY:
+        process = EngineProcess(os.environ.get(FAIRY_VARIABLE) or "fairy-stockfish")
+        try:
+            process.start()
+        except (OSError, EngineFailed):
+            process.close()
+            raise
+        settings = Settings(
+            time_budget_s=FAIRY_MOVETIME_MS / 1000,
+            games=process.games(),
+            max_games=seats,
+            rated=True,
+            greeting=greeting(username, f"{process.name}, through the engine bridge"),
+        )
+        return FairyRunner(Client(server, token, user_agent="kodama-builtin"), process, settings)
+    client = Client(server, token, user_agent="kodama-builtin")
+    if level_name == PERFECT:
+        hard = LEVELS["hard"]
+        settings = Settings(
+            time_budget_s=hard.time_budget_s,  # for a position missing from the table
+            games=(perfect.GAME,),
+            max_games=seats,
+            rated=True,
+            greeting=greeting(username, "perfect play from the solved table"),
+        )
+        folder = Path(os.environ.get(TABLES_VARIABLE) or "data/tablebase")
+        return perfect.runner(client, folder, settings)
+    level = LEVELS[level_name]
     settings = Settings(
         time_budget_s=level.time_budget_s,
         max_games=seats,
         rated=True,
-        greeting=f"Hello! I am {username}, a built-in computer opponent ({level.name}:"
-        f" {level.description}). Have a good game!",
+        greeting=greeting(username, f"{level.name}: {level.description}"),
     )
-    return Runner(
-        Client(server, token, user_agent="kodama-builtin"),
-        lambda: make_player(level.name),
-        settings,
-    )
+    return Runner(client, lambda: make_player(level.name), settings)
 
 
 async def keep_running(bot: Runner) -> None:
@@ -94,10 +150,12 @@ async def run_all(
     server: str, tokens: dict[str, str], watch_stdin: bool, seats: dict[str, int] | None = None
 ) -> None:
     seats = seats or {}
-    bots = [
-        runner(server, name, token, seats.get(name, DEFAULT_SEATS))
-        for name, token in tokens.items()
-    ]
+    bots = []
+    for name, token in tokens.items():
+        try:
+            bots.append(runner(server, name, token, seats.get(name, DEFAULT_SEATS)))
+        except (OSError, EngineFailed) as exc:
+            log.error("%s: its engine did not start (%s); it does not play", name, exc)
     tasks = [asyncio.create_task(keep_running(bot)) for bot in bots]
     done = asyncio.Event()
     if watch_stdin:
@@ -111,6 +169,8 @@ async def run_all(
         await asyncio.gather(*tasks, return_exceptions=True)
         for bot in bots:
             await bot.client.close()
+            if isinstance(bot, FairyRunner):
+                bot.process.close()
 
 
 def main(argv: list[str] | None = None) -> int:

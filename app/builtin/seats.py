@@ -8,29 +8,36 @@ claim (``gone_seconds``, or ``gone_unmoved_seconds`` for one who has not moved y
 ends the game as a person would: it aborts it before both sides have moved, else claims the
 victory (docs/decisions/builtin-leavers.md). ``Seats.sweep`` does that, and the instance
 that runs the bots sweeps every ``SWEEP_S`` on the server's clock (app/builtin/service.py).
+
+``Seats.now`` also gives each opponent's ratings from the site's rated games, which the
+lobby shows beside the strongest opponent of each game.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.errors import ServiceError
-from app.db.models import Game, GameRow, Player
+from app.db.models import Game, GameRow, Player, PlayerRating
 from app.domain.enums import GameStatus
 from app.domain.players import Identity
 from app.games.service import GameService
+from app.ratings.service import as_of
 from app.realtime.presence import Presence
 
 log = logging.getLogger(__name__)
 
 # Games at once per level whose opponent is connected: what one core carries at a person's
 # pace (bench/builtin_seats.py; docs/benchmarks.md, "Built-in opponents' seats").
-# KODAMA_BUILTIN_SEATS changes them (Settings.builtin_seats).
-SEATS = {"random": 64, "easy": 36, "medium": 15, "hard": 3}
+# KODAMA_BUILTIN_SEATS changes them (Settings.builtin_seats). Perfect play takes about 2 ms a
+# move (docs/benchmarks.md, "Perfect play"); Fairy-Stockfish's games share one engine
+# process, taking turns, 1 s a move without a clock.
+SEATS = {"random": 64, "easy": 36, "medium": 15, "hard": 3, "perfect": 64, "fairy": 4}
 PREFIX = "kodama-"
 # How often the bots' instance looks for games whose opponent is gone past the grace.
 SWEEP_S = 1.0
@@ -52,6 +59,8 @@ class LevelSeats:
     username: str
     seats: int  # games at once with a connected opponent
     taken: int  # its games in progress whose opponent is connected
+    # Its ratings from the site's rated games, by game: {"rating", "games", "prov"}.
+    perfs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def free(self) -> int:
@@ -63,6 +72,7 @@ class LevelSeats:
             "seats": self.seats,
             "taken": self.taken,
             "free": self.free,
+            "perfs": self.perfs,
         }
 
 
@@ -124,7 +134,35 @@ class Seats:
             level = bot.name.removeprefix(PREFIX)
             if level in taken and self.presence.online(game.id, opponent):
                 taken[level] += 1
-        return [LevelSeats(PREFIX + level, self.seats[level], n) for level, n in taken.items()]
+        perfs = await self.perfs(bots)
+        return [
+            LevelSeats(PREFIX + level, self.seats[level], n, perfs.get(PREFIX + level, {}))
+            for level, n in taken.items()
+        ]
+
+    async def perfs(self, bots: dict[str, Identity]) -> dict[str, dict[str, dict[str, Any]]]:
+        """Each bot's ratings as of now, by game (as lichess's ``perfs``, without progress;
+        ``prov`` always there)."""
+        if not bots:
+            return {}
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(PlayerRating).where(
+                    PlayerRating.player_id.in_(list(bots)), PlayerRating.games > 0
+                )
+            )
+            ratings = list(rows.scalars())
+        now = self.games.now()
+        found: dict[str, dict[str, dict[str, Any]]] = {}
+        for row in ratings:
+            perf = as_of(row, now)
+            shown = {
+                "rating": round(perf.rating.rating),
+                "games": perf.games,
+                "prov": perf.rating.provisional,
+            }
+            found.setdefault(bots[row.player_id].name, {})[row.variant] = shown
+        return found
 
     async def sweep(self) -> list[str]:
         """End the bots' games whose opponent has been gone past the grace period: abort

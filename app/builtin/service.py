@@ -11,6 +11,11 @@ However many instances share the database, one runs the bots: the one holding th
 (app/realtime/lease.py, a PostgreSQL advisory lock); the others wait to take over. The holder
 also ends the games whose opponent left (app/builtin/seats.py), and tells the child how many
 games each level plays at once (``GAMES_VARIABLE``).
+
+Beyond the search levels, ``kodama-perfect`` plays Dōbutsu from the solved tables (the child
+reads them from the folder the server gives it; without a table it declines, and the lobby
+says so), and ``kodama-fairy`` is Fairy-Stockfish through the engine bridge, run only when
+the engine is found (``fairy_command``). docs/decisions/strongest-opponents.md.
 """
 
 from __future__ import annotations
@@ -21,11 +26,14 @@ import json
 import logging
 import os
 import secrets
+import shutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from app.accounts.service import BOT, AccountService
 from app.builtin.seats import PREFIX, SEATS, SWEEP_S, Seats
+from app.core.config import Settings
 from app.core.errors import ServiceError
 from app.core.time import Clock
 from app.realtime.lease import Lease, SoleHolder
@@ -34,6 +42,9 @@ log = logging.getLogger(__name__)
 
 # The levels of bots/players.py LEVELS (a test checks they agree); usernames are PREFIX+level.
 LEVELS = ("random", "easy", "medium", "hard")
+# The opponents that are not a search level (bots/builtin.py): perfect play from the solved
+# Dōbutsu tables, and Fairy-Stockfish when it is installed.
+PERFECT, FAIRY = "perfect", "fairy"
 
 # lichess's AI levels 1-8 onto the built-in opponents (LEVELS), two levels each, weakest
 # first (POST /api/challenge/ai).
@@ -52,6 +63,9 @@ AI_LEVELS = {
 TOKENS_VARIABLE = "KODAMA_BUILTIN_TOKENS"
 # And the games at once of each: {username: games}, as JSON (app/builtin/seats.py SEATS).
 GAMES_VARIABLE = "KODAMA_BUILTIN_MAX_GAMES"
+# Where the child reads the tables, and the command of Fairy-Stockfish (bots/builtin.py).
+TABLES_VARIABLE = "KODAMA_TABLEBASE_PATH"
+FAIRY_VARIABLE = "KODAMA_FAIRY_STOCKFISH"
 SCOPES = ("bot:play", "challenge:read", "challenge:write")
 TOKEN_DESCRIPTION = "built-in opponent (a new token at each server start)"
 BACKOFF_START_S = 1.0
@@ -62,6 +76,20 @@ STOP_GRACE_S = 5.0
 
 def usernames(levels: Sequence[str] = LEVELS) -> list[str]:
     return [PREFIX + level for level in levels]
+
+
+def fairy_command(settings: Settings) -> str | None:
+    """Fairy-Stockfish's command: the configured one, else ``fairy-stockfish`` found on
+    PATH; None when there is none (an empty setting turns it off)."""
+    if settings.fairy_stockfish is not None:
+        return settings.fairy_stockfish.strip() or None
+    return shutil.which("fairy-stockfish")
+
+
+def offered(settings: Settings) -> tuple[str, ...]:
+    """The levels the server runs: the search levels, perfect play, and Fairy-Stockfish
+    when it is found."""
+    return (*LEVELS, PERFECT, *((FAIRY,) if fairy_command(settings) else ()))
 
 
 def local_url(host: str, port: int) -> str:
@@ -88,6 +116,8 @@ class BuiltinBots:
         command: Sequence[str] | None = None,
         lease: Lease | None = None,
         seats: Seats | None = None,
+        tables: Path | None = None,
+        fairy: str | None = None,
     ) -> None:
         self.accounts = accounts
         self.seats = seats  # None: nobody ends the games whose opponent left
@@ -96,6 +126,8 @@ class BuiltinBots:
         self.holding = False  # this instance holds the lease (and runs the bots)
         self.server_url = server_url
         self.levels = tuple(levels)
+        self.tables = tables  # the solved tables' folder, for kodama-perfect
+        self.fairy = fairy  # Fairy-Stockfish's command, for kodama-fairy
         self.command = list(
             command or (sys.executable, "-m", "bots.builtin", "--server", server_url)
         )
@@ -208,6 +240,10 @@ class BuiltinBots:
             TOKENS_VARIABLE: json.dumps(tokens),
             GAMES_VARIABLE: json.dumps({PREFIX + level: n for level, n in seats.items()}),
         }
+        if self.tables is not None:
+            env[TABLES_VARIABLE] = str(self.tables.resolve())
+        if self.fairy is not None:
+            env[FAIRY_VARIABLE] = self.fairy
         self.process = await asyncio.create_subprocess_exec(
             *self.command, "--watch-stdin", stdin=asyncio.subprocess.PIPE, env=env
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.accounts.service import AccountService
 from app.builtin.seats import Seats
-from app.builtin.service import BuiltinBots, local_url
+from app.builtin.service import BuiltinBots, fairy_command, local_url, offered
 from app.core.config import Settings
 from app.core.time import Clock
 from app.db.wiring import Database
@@ -36,5 +36,12 @@ def wire(
     )
     seats = Seats(db.sessions, games, presence, settings.builtin_seats)
     return BuiltinBots(
-        accounts, local_url(settings.host, settings.port), clock, lease=lease, seats=seats
+        accounts,
+        local_url(settings.host, settings.port),
+        clock,
+        levels=offered(settings),
+        lease=lease,
+        seats=seats,
+        tables=settings.resolved_tablebase_path,
+        fairy=fairy_command(settings),
     )

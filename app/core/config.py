@@ -136,6 +136,9 @@ class Settings(BaseSettings):
     # Games at once per level whose opponent is connected, over app/builtin/seats.py SEATS:
     # JSON by level, e.g. KODAMA_BUILTIN_SEATS='{"hard": 5}' (bench/builtin_seats.py --think).
     builtin_seats: dict[str, int] = Field(default_factory=dict)
+    # Fairy-Stockfish's command for the built-in kodama-fairy (app/builtin/service.py).
+    # Unset: `fairy-stockfish` if it is on PATH, else no kodama-fairy; empty: none either.
+    fairy_stockfish: str | None = None
     # The site's own arenas (app/tournaments/schedule.py): JSON, a list of entries such as
     # {"every": "hourly", "at": ":12", "variant": "dobutsu", "clock": "3+2", "minutes": 57}
     # or {"every": "daily", "at": "18:00", ...} (UTC); [] for none. Unset: its default

@@ -17,7 +17,15 @@ import pytest
 
 from app.accounts.service import BOT, AccountService
 from app.builtin.seats import SEATS
-from app.builtin.service import GAMES_VARIABLE, SCOPES, BuiltinBots, local_url, usernames
+from app.builtin.service import (
+    GAMES_VARIABLE,
+    LEVELS,
+    PERFECT,
+    SCOPES,
+    BuiltinBots,
+    local_url,
+    usernames,
+)
 from app.core.time import ManualClock
 from app.db.engine import make_engine, make_sessionmaker
 from app.realtime.hub import asyncpg_dsn
@@ -163,7 +171,11 @@ def _until(condition: Callable[[], bool], what: str, seconds: float = 90) -> Non
 def test_of_two_instances_on_one_database_one_runs_the_bots_and_the_other_takes_over(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    settings = {"KODAMA_BUILTIN_BOTS": "true", "KODAMA_BUILTIN_LEASE_RETRY_SECONDS": "0.2"}
+    settings = {
+        "KODAMA_BUILTIN_BOTS": "true",
+        "KODAMA_BUILTIN_LEASE_RETRY_SECONDS": "0.2",
+        "KODAMA_FAIRY_STOCKFISH": "",  # Fairy-Stockfish off, wherever it is installed
+    }
     secret = "builtin-lease-3kS0aPzq9YwL1xVhR7nT2mBc"
     (tmp_path / "one").mkdir()
     (tmp_path / "two").mkdir()
@@ -171,7 +183,7 @@ def test_of_two_instances_on_one_database_one_runs_the_bots_and_the_other_takes_
         running(tmp_path / "one", secret, postgres_url, **settings) as one,
         running(tmp_path / "two", secret, postgres_url, **settings) as two,
     ):
-        names = sorted(usernames())
+        names = sorted(usernames((*LEVELS, PERFECT)))
         _until(lambda: sorted(_bots_online(one) + _bots_online(two)) == names, "bots online")
         holder, other = (one, two) if _bots_online(one) else (two, one)
         assert _bots_online(other) == []  # one instance runs them, not both

@@ -107,15 +107,21 @@ function showCreateError(message) {
   el.hidden = !message;
 }
 
+// The rule options chosen for the selected game: {name: value}.
+function chosenRules() {
+  const rules = {};
+  for (const select of $("options").querySelectorAll("select[data-option]")) {
+    rules[select.dataset.option] = select.value;
+  }
+  return rules;
+}
+
 // What the form says: {variant, rules, clock: {minutes, increment[, byoyomi, periods]} |
 // null, days, color, public}, or null after showing why it cannot be used.
 function choices() {
   showCreateError("");
   const variant = selectedVariant();
-  const rules = {};
-  for (const select of $("options").querySelectorAll("select[data-option]")) {
-    rules[select.dataset.option] = select.value;
-  }
+  const rules = chosenRules();
   const time = readTimeControl(form);
   if (!time) {
     showCreateError(t("lobby.clockError"));
@@ -230,6 +236,7 @@ async function main() {
       if (bots) bots.render();
     }
     if (event.target.name === "clock") clockFieldsShown();
+    if (event.target.dataset.option && bots) bots.render(); // perfect play's tables are per ruleset
   });
   $("variants").addEventListener("click", (event) => {
     // The whole card picks its game (its picture too), not only the radio and its label.
@@ -272,7 +279,12 @@ async function main() {
   renderVariants();
   renderLists();
   clockFieldsShown();
-  bots = new BotPanel($("bots"), { variants, choices, selected: selectedVariant });
+  bots = new BotPanel($("bots"), {
+    variants,
+    choices,
+    selected: selectedVariant,
+    rules: chosenRules,
+  });
   bots.load();
   const socket = new Socket("/ws/lobby", {
     onMessage: (data) => {

@@ -251,6 +251,7 @@ def test_a_level_is_busy_while_its_seats_hold_connected_opponents(
                 "seats": 2,
                 "taken": 2,
                 "free": 0,
+                "perfs": {},  # not rated yet
             }
         # One tab closed: a seat is free at once, the game still on for its grace period.
         assert hard_seats(client)["free"] == 1
