@@ -48,6 +48,7 @@ from app.ratings.announce import RatingsAnnouncer
 from app.realtime import wiring as realtime_wiring
 from app.relations import wiring as relations_wiring
 from app.rematch import wiring as rematch_wiring
+from app.review import wiring as review_wiring
 from app.tablebase import wiring as tablebase_wiring
 from app.tournaments import wiring as tournaments_wiring
 from app.tv import wiring as tv_wiring
@@ -142,6 +143,7 @@ async def wire(settings: Settings, clock: Clock, identities: Identities, running
         swiss=arenas.swiss,
         tablebase=tablebase_wiring.wire(settings),
         puzzles=puzzles_wiring.wire(clock, db),
+        reviews=review_wiring.wire(settings, clock, db, games.service),
     )
     # the lobby's sockets hear quick pairing's waiting counts as they change
     services.pools.count_listeners.append(lobby.feed.pools_changed)
@@ -177,6 +179,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 services.pools,
                 services.rematches,
                 services.analysis,
+                services.reviews,
                 services.tv,
                 services.tournaments,
                 services.swiss,

@@ -20,6 +20,7 @@ Two loads, both printed:
     .venv/bin/python bench/server.py --games 50 --plies 20 --backends sqlite
     .venv/bin/python bench/server.py --backends postgres --profile /tmp/prof   # py-spy
     .venv/bin/python bench/server.py --source /tmp/before    # another checkout's server
+    .venv/bin/python bench/server.py --reviews 4 --no-max    # with computer reviews running
 
 Loopback only; every phase is bounded in count and time; the script stops by itself.
 """
@@ -58,6 +59,7 @@ import httpx  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.asyncio.server import ServerConnection, serve  # noqa: E402
 
+from bench import reviewload  # noqa: E402
 from tests.postgres import TempPostgres, free_port  # noqa: E402
 
 VARIANTS = ("dobutsu", "gorogoro", "jungle", "yote", "wali")
@@ -347,6 +349,17 @@ async def new_game(base: str, index: int) -> tuple[str, str, str]:
             raise RuntimeError(f"the invite seated its visitor as {joined.json()['seat']}")
         cookies.append(b.cookies[COOKIE])
     return game_id, cookies[0], cookies[1]
+
+
+async def start_reviews(port: int, count: int, seed: int) -> list[str]:
+    """``count`` games played to a finish and their reviews requested (bench/reviewload.py)."""
+    if count < 1:
+        return []
+    base = f"http://127.0.0.1:{port}"
+    made = [await new_game(base, i) for i in range(count)]
+    for i, game in enumerate(made):
+        await reviewload.finished_game(port, game, f"{seed}:review:{i}", open_socket, first_state)
+    return await reviewload.request_reviews(port, made)
 
 
 async def run_server_load(target: Target, port: int, load: str, args: argparse.Namespace) -> Result:
@@ -666,6 +679,15 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="serve the app of this checkout (e.g. `git archive` of an earlier commit)",
     )
+    parser.add_argument(
+        "--reviews",
+        type=int,
+        default=0,
+        help="finished games whose computer reviews run during the loads (0)",
+    )
+    parser.add_argument(
+        "--review-workers", type=int, default=1, help="reviews run at once by the server (1)"
+    )
     parser.add_argument("--relay-port", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -689,12 +711,17 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kodama-bench-") as tmp:
         workdir = Path(tmp)
         for backend in backends:
-            with running_server(backend, workdir, args.source) as (port, target):
+            review_settings = {"KODAMA_REVIEW_WORKERS": str(args.review_workers)}
+            with running_server(backend, workdir, args.source, settings=review_settings) as (
+                port,
+                target,
+            ):
                 if args.warmup:  # connections, caches: not measured
                     warm = argparse.Namespace(
                         **{**vars(args), "games": min(20, args.games), "plies": 10}
                     )
                     run_async(run_server_load(target, port, "max", warm))
+                reviewed = run_async(start_reviews(port, args.reviews, args.seed))
                 for load in loads:
                     if args.profile is not None:
                         target.profile = args.profile / f"{backend}-{load.split()[0]}.txt"
@@ -705,6 +732,9 @@ def main(argv: list[str] | None = None) -> int:
                         f"  {backend}, {load}: {result.moves} moves in {result.seconds:.1f} s, "
                         f"{result.message_bytes:.0f} bytes per move message"
                     )
+                    if reviewed:
+                        states = run_async(reviewload.review_states(port, reviewed))
+                        print(f"    reviews after it: {states}")
         if not args.no_floor:
             with running_relay(workdir) as (port, target):
                 for load in loads:

@@ -39,6 +39,7 @@ from app.http.responses import (
     json_errors,
     wants,
 )
+from app.review import views as review_views
 
 router = APIRouter(prefix="/api", tags=["games"])
 Anyone = Annotated[Caller, Depends(caller())]
@@ -223,22 +224,41 @@ async def export_one(
     moves: Flag = True,
     tags: Flag = True,
     pgnInJson: Flag = False,
+    evals: Flag = True,
 ) -> Response:
     """As JSON with ``Accept: application/json`` (or ``application/x-ndjson``), else as the
     text record (PGN-style, docs/notation.md), as an attachment named
-    ``kodama-<game>-<id>.txt``. Ongoing games too."""
+    ``kodama-<game>-<id>.txt``. Ongoing games too. With a computer review done (and
+    ``evals``, true unless false): ``analysis`` per ply and ``players.*.analysis`` in the
+    JSON, ``[%eval …]`` comments in the text record."""
     game = await services.games.reads.get(game_id)
     context = await exports.context_of(services.games.sessions, [game])
     base = base_url(request)
+    review = await reviewed(services, game.id) if evals else None
     if wants(request, "application/json", NDJSON):
-        data = exports.game_json(game, context, base, moves=moves, pgn_in_json=pgnInJson)
+        data = exports.game_json(
+            game, context, base, moves=moves, pgn_in_json=pgnInJson, review=review
+        )
         return JSONResponse(LichessGameOut.model_validate(data).model_dump(exclude_none=True))
     # Saved as a file (as lichess's export), named after the game: the page's Download link.
     disposition = f'attachment; filename="{exports.record_filename(game)}"'
+    comments = None if review is None else review["comments"]
     return PGNResponse(
-        exports.text_record(game, context, base, moves=moves, tags=tags),
+        exports.text_record(game, context, base, moves=moves, tags=tags, comments=comments),
         headers={"Content-Disposition": disposition},
     )
+
+
+async def reviewed(services: Services, game_id: str) -> dict[str, Any] | None:
+    """The game's computer review in the export's shapes, None until one is done."""
+    found = await services.reviews.get(game_id)
+    if found is None or found.result is None:
+        return None
+    return {
+        "analysis": review_views.analysis_json(found.result),
+        "players": review_views.players_analysis(found.result),
+        "comments": review_views.record_comments(found.result),
+    }
 
 
 @lichess_router.get(

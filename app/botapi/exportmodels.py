@@ -3,7 +3,7 @@ game) and lichess's game export JSON (/game/export/{id}, /api/games/user/{userna
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, RootModel
 
@@ -81,6 +81,11 @@ class LichessSeat(Strict):
     rating: int | None = Field(default=None, description="an account's, at the game's start")
     ratingDiff: int | None = Field(default=None, description="once a rated game's end counted")
     provisional: bool | None = Field(default=None, description="true: provisional at start")
+    analysis: dict[str, int | None] | None = Field(
+        default=None,
+        description="with a computer review (evals=true): inaccuracy, mistake, blunder, "
+        "acpl, accuracy",
+    )
 
 
 class LichessPlayers(Strict):
@@ -109,3 +114,9 @@ class LichessGameOut(Strict):
     lastFen: str = Field(description="the position now")
     rules: dict[str, str] = Field(description="the rule options in force")
     pgn: str | None = Field(default=None, description="the text record, with pgnInJson=true")
+    analysis: list[dict[str, Any]] | None = Field(
+        default=None,
+        description="with a computer review (evals=true): per ply, the position after it: "
+        "eval (first player's view) or mate, and on a marked ply best, variation and "
+        "judgment {name, comment}",
+    )

@@ -147,12 +147,24 @@ def record_filename(game: GameRow) -> str:
 
 
 def text_record(
-    game: GameRow, context: GameContext, base_url: str, *, moves: bool = True, tags: bool = True
+    game: GameRow,
+    context: GameContext,
+    base_url: str,
+    *,
+    moves: bool = True,
+    tags: bool = True,
+    comments: Sequence[str | None] | None = None,
 ) -> str:
-    """The game's record as text (lichess's ``moves=false`` / ``tags=false`` drop either)."""
+    """The game's record as text (lichess's ``moves=false`` / ``tags=false`` drop either);
+    ``comments``: one per move (a review's evaluations, app/review/views.py)."""
     moves_text = (
         record.movetext(
-            game.variant, game.rules, initial_fen(game), game.moves.split(), result_of(game)
+            game.variant,
+            game.rules,
+            initial_fen(game),
+            game.moves.split(),
+            result_of(game),
+            comments,
         )
         if moves
         else None
@@ -187,10 +199,12 @@ def game_json(
     *,
     moves: bool = True,
     pgn_in_json: bool = False,
+    review: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The game as lichess's game export JSON. ``variant`` and ``perf`` are the game id (a
     variant game's perf is its variant on lichess); ``rules``, ``initialFen`` and
-    ``lastFen`` say how to replay it."""
+    ``lastFen`` say how to replay it. ``review``: its computer review in lichess's shapes
+    (``analysis`` per ply, ``players.*.analysis``: app/review/views.py)."""
     initial, increment = game.clock_initial_ms, game.clock_increment_ms or 0
     data: dict[str, Any] = {
         "id": game.id,
@@ -227,8 +241,14 @@ def game_json(
     days = context.days(game)
     if days is not None:
         data["daysPerTurn"] = days
+    if review is not None:
+        data["analysis"] = review["analysis"]
+        for color, found in review["players"].items():
+            if data["players"][color]:
+                data["players"][color]["analysis"] = found
     if pgn_in_json:
-        data["pgn"] = text_record(game, context, base_url, moves=moves)
+        comments = None if review is None else review["comments"]
+        data["pgn"] = text_record(game, context, base_url, moves=moves, comments=comments)
     return data
 
 

@@ -190,6 +190,17 @@ class Settings(BaseSettings):
     analysis_eval_nodes: int = Field(default=50_000, ge=1)
     analysis_eval_seconds: float = Field(default=1.0, gt=0)
     analysis_eval_cache: int = Field(default=4096, ge=0)
+    # Game reviews (docs/decisions/game-review.md): this many run at once per instance, each
+    # in a worker process; at most review_queue_max wait (then 503 review.busy). Each position
+    # is searched within these nodes or seconds; a running review not heard of for
+    # review_lease_seconds is queued again; the queue is looked at every review_poll_seconds
+    # (and at once when a review is asked on this instance).
+    review_workers: int = Field(default=1, ge=1)
+    review_queue_max: int = Field(default=200, ge=1)
+    review_eval_nodes: int = Field(default=30_000, ge=1)
+    review_eval_seconds: float = Field(default=1.0, gt=0)
+    review_lease_seconds: float = Field(default=60.0, gt=0)
+    review_poll_seconds: float = Field(default=5.0, gt=0)
 
     # ---- limits on creating things, and on sockets (docs/decisions/creation-limits.md) ----
     # Creating, joining and cancelling games and using invite links (browser API), per

@@ -18,6 +18,7 @@ import engine
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 TAG = re.compile(r'\[([A-Za-z0-9_]+) "((?:[^"\\]|\\.)*)"\]')
 MOVE_NUMBER = re.compile(r"\d+\.(?:\.\.)?")
+COMMENT = re.compile(r"\{[^}]*\}")
 # The tags every record has, in this order (PGN's seven first, then ours); optional ones
 # (WhiteTitle, BlackTitle, ...) come after.
 TAG_ORDER = (
@@ -80,18 +81,24 @@ def _unquote(value: str) -> str:
 
 
 def movetext(
-    variant: str, rules: Mapping[str, str], start: str, moves: Sequence[str], result: str
+    variant: str,
+    rules: Mapping[str, str],
+    start: str,
+    moves: Sequence[str],
+    result: str,
+    comments: Sequence[str | None] | None = None,
 ) -> str:
     """The moves numbered as in PGN: ``1. white black 2. white ...``. The sides come from
     replaying the game, not from the parity of the ply: in wali a side that cannot move is
-    passed, so one side may move twice in a row (``1. a 2. b``, ``1... x``)."""
+    passed, so one side may move twice in a row (``1. a 2. b``, ``1... x``). ``comments``:
+    one per move (or None), written after it in braces as PGN's."""
     game = engine.get_game(variant, **rules)
     pos = game.from_text(start)
     words: list[str] = []
     number = 1  # PGN's fullmove number: first's move opens it, second's closes it
     first_moved = False  # first has moved in this number
     after_first = False  # the previous move was first's
-    for text in moves:
+    for index, text in enumerate(moves):
         if game.side_to_move(pos) == "first":
             if first_moved:
                 number += 1  # second was passed: first moves again, in the next number
@@ -103,6 +110,10 @@ def movetext(
             number += 1
             first_moved = after_first = False
         words.append(text)
+        comment = comments[index] if comments is not None else None
+        if comment:
+            words.append("{ " + comment.replace("}", ")") + " }")
+            after_first = False  # PGN numbers the move after a comment again (``1... x``)
         pos = game.play(pos, text)
     words.append(result)
     return " ".join(words)
@@ -148,6 +159,8 @@ def parse(text: str) -> Record:
             record.tags[name] = value
         else:
             words.extend(line.split())
+    # PGN's comments (``{ [%eval 0.35] }``, the exports' evaluations) say nothing of the moves.
+    words = COMMENT.sub(" ", " ".join(words)).split()
     if not record.tags and not words:
         raise RecordError("an empty record")
     moves: list[str] = []

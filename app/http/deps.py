@@ -33,6 +33,7 @@ from app.realtime.presence import Presence
 from app.realtime.presencefeed import PresenceFeed
 from app.relations.service import Relations
 from app.rematch.service import Rematches
+from app.review.service import Reviews
 from app.tablebase.lookup import Tablebases
 from app.tournaments.service import Tournaments
 from app.tournaments.swiss import SwissTournaments
@@ -88,6 +89,8 @@ class Services:
     tablebase: Tablebases
     # Dōbutsu puzzles and their ratings (app/puzzles/service.py).
     puzzles: Puzzles
+    # Computer reviews of finished games, queued and run in worker processes (app/review/).
+    reviews: Reviews
 
 
 def get_services(conn: HTTPConnection) -> Services:

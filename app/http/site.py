@@ -36,6 +36,7 @@ from app.moderation import routes as moderation
 from app.puzzles import routes as puzzles
 from app.ratings import routes as ratings
 from app.relations import routes as relations
+from app.review import routes as review
 from app.tablebase import routes as tablebase
 from app.tournaments import routes as tournaments
 from app.tournaments import swissroutes
@@ -89,6 +90,7 @@ def site() -> FastAPI:
     app.include_router(swissroutes.page_router)
     app.include_router(tablebase.router)
     app.include_router(puzzles.router)
+    app.include_router(review.router)
     openapi.install(app)
     app.mount("/static", STATIC, name="static")
     _add_pages(app)

@@ -33,10 +33,11 @@ export function parseRecord(text) {
   const tags = {};
   const words = []; // [word, line]
   const lines = String(text).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split("\n");
+  let inComment = false; // PGN's { comments } (a review's [%eval …]) say nothing of the moves
   lines.forEach((raw, i) => {
     const line = raw.trim();
     if (!line) return;
-    if (line.startsWith("[")) {
+    if (!inComment && line.startsWith("[")) {
       if (words.length) throw new RecordError("tagAfterMoves", { line: i + 1 });
       const found = TAG.exec(line);
       if (!found) throw new RecordError("notTag", { line: i + 1, text: line.slice(0, 60) });
@@ -45,7 +46,15 @@ export function parseRecord(text) {
       tags[name] = quoted.replace(/\\(.)/g, "$1");
       return;
     }
-    for (const word of line.split(/\s+/)) words.push([word, i + 1]);
+    let kept = "";
+    for (const ch of line) {
+      // A comment ends a word: `b1c2{ x }b4b3` is two moves.
+      if (inComment ? ch === "}" : ch === "{") {
+        inComment = !inComment;
+        kept += " ";
+      } else if (!inComment) kept += ch;
+    }
+    for (const word of kept.split(/\s+/).filter(Boolean)) words.push([word, i + 1]);
   });
   if (!Object.keys(tags).length && !words.length) throw new RecordError("empty");
   const moves = [];

@@ -12,6 +12,7 @@ import { TV_TEXT } from "./i18n-tv.js";
 import { TOURNAMENT_TEXT } from "./i18n-tournaments.js";
 import { SWISS_TEXT } from "./i18n-swiss.js";
 import { PUZZLE_TEXT } from "./i18n-puzzles.js";
+import { REVIEW_TEXT } from "./i18n-review.js";
 
 const STORE_KEY = "kodama.lang";
 export const LANGS = ["en", "fr"];
@@ -760,6 +761,8 @@ for (const l of LANGS) Object.assign(TEXT[l], TOURNAMENT_TEXT[l]);
 // Swiss tournaments (their page): i18n-swiss.js.
 for (const l of LANGS) Object.assign(TEXT[l], SWISS_TEXT[l]);
 for (const l of LANGS) Object.assign(TEXT[l], PUZZLE_TEXT[l]);
+// A finished game's computer review (the game page): i18n-review.js.
+for (const l of LANGS) Object.assign(TEXT[l], REVIEW_TEXT[l]);
 
 // Both dictionaries, for the page tests (every key in both languages, no English left).
 export const DICTIONARIES = { ui: TEXT, game: GAME_TEXT };

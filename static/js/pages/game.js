@@ -14,6 +14,7 @@ import { html, render } from "../lib/html.js";
 import { destsOf, parseBoard, parseMove } from "../board/position.js";
 import { Premove, listenForCancel, premoveDests, resolvePremove } from "../board/premove.js";
 import { Review, listenForKeys } from "../game/review.js";
+import { ComputerReview } from "../game/computerreview.js";
 import { announce, checkSquare, moveChoice, setUpBoard, showPosition } from "../board/setup.js";
 import { GameView, myTurn, mySeat } from "../game/gameview.js";
 import { GameSocket } from "../site/socket.js";
@@ -60,6 +61,11 @@ const hint = new GamePhaseHint($("status"), { seat: mySeat, myTurn });
 let socket = null;
 const chat = new ChatPanel($("chat"), { send: (message) => Boolean(socket && socket.send(message)) });
 const reportLinks = new ReportLinks($("report-players"));
+const computerReview = new ComputerReview($("computer-review"), {
+  page,
+  goTo: (ply) => page.review.go(ply),
+  showError: (message) => showError(message),
+});
 
 // ---- messages -----------------------------------------------------------------------------
 const LIVE = [
@@ -298,6 +304,8 @@ function update() {
   });
   view.draw(shown);
   hint.draw(page);
+  computerReview.setGame(game);
+  computerReview.decorate();
 }
 
 document.addEventListener("change", (event) => {
@@ -324,6 +332,7 @@ function redraw() {
   update();
   chat.redraw();
   reportLinks.draw();
+  computerReview.draw();
 }
 
 async function main() {

@@ -152,3 +152,19 @@ def test_every_refusal_has_words_in_both_languages() -> None:
             sentence = words[lang][f"analysis.error.{code}"]
             for name in details:
                 assert f"{{{name}}}" in sentence, (lang, code, name)
+
+
+@needs_node
+def test_a_reviewed_records_comments_are_skipped() -> None:
+    # A computer review's comments (docs/notation.md, "Comments"), on one line or several.
+    moves = ["b1c2", "b4a3", "c2c3", "a3a2", "c3c4"]
+    comments = ["[%eval 0.18]", "[%eval 3.06] Blunder. b4b3 was best.", None, "x", "[%eval #1]"]
+    start = engine.get_game("dobutsu").to_text(engine.get_game("dobutsu").start())
+    moves_text = record.movetext("dobutsu", {}, start, moves, "1-0", comments)
+    text = record.write({"Variant": "dobutsu", "Result": "1-0"}, moves_text)
+    assert "{ [%eval 3.06] Blunder. b4b3 was best. }" in text
+    assert read(text)["moves"] == moves == record.parse(text).moves
+    split = text.replace("{ [%eval 3.06] ", "{ [%eval\n3.06] ")
+    assert read(split)["moves"] == moves
+    glued = text.replace("b4a3 {", "b4a3{").replace("a3a2 { x } 3.", "a3a2{x}3.")
+    assert "a3a2{x}3." in glued and read(glued)["moves"] == moves
