@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import secrets
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from app.games.service import GameService
 from app.games.terms import GameTerms
 from app.games.timecontrol import TimeControl
 from app.ratings.reading import read_at_start
+from app.tournaments.forms import password_hash
 from app.tournaments.swissform import SwissForm, new_swiss, not_found
 from app.tournaments.swisspairing import pair_round
 from app.tournaments.swissstandings import Joined, Played, Standing, entrants, standings
@@ -137,19 +139,25 @@ class SwissTournaments:
         return {k: [(row, counts.get(row.id, 0)) for row in rows] for k, rows in found.items()}
 
     async def next_up(self) -> tuple[Swiss, int] | None:
-        """The next Swiss to start, or one running (for the lobby's line)."""
+        """The next public Swiss to start, or one running (for the lobby's line)."""
         lists = await self.current()
-        return next(iter(lists["created"] + lists["started"]), None)
+        public = [pair for pair in lists["created"] + lists["started"] if not pair[0].password_hash]
+        return next(iter(public), None)
 
     async def game_ids(self, swiss_id: str) -> list[str]:
         state = await self.state(swiss_id)
         return [p.game_id for p in state.pairings if p.game_id is not None]
 
-    async def join(self, swiss_id: str, who: Identity) -> None:
-        """Join (or rejoin after withdrawing) until the last round starts: accounts only."""
+    async def join(self, swiss_id: str, who: Identity, password: str | None = None) -> None:
+        """Join (or rejoin after withdrawing) until the last round starts: accounts only,
+        the password of a private event, a rating within its limits."""
         swiss = await self.get(swiss_id)
         if swiss.status == FINISHED or swiss.round >= swiss.nb_rounds:
             raise ServiceError("swiss.finished", "no round of this tournament is left", 409)
+        if swiss.password_hash is not None and not hmac.compare_digest(
+            swiss.password_hash, password_hash(password or "")
+        ):
+            raise ServiceError("swiss.password", "wrong tournament password", 403)
         async with self.sessions() as session, session.begin():
             mine = await session.get(SwissPlayer, (swiss_id, who.id))
             if mine is not None:
@@ -158,11 +166,16 @@ class SwissTournaments:
             ratings = await read_at_start(session, swiss.variant, [who.id], self.now())
             if who.id not in ratings:
                 raise ServiceError("swiss.account", "only accounts join tournaments", 403)
+            rating = round(ratings[who.id].rating)
+            if swiss.min_rating is not None and rating < swiss.min_rating:
+                raise ServiceError("swiss.rating", "your rating is too low", 403)
+            if swiss.max_rating is not None and rating > swiss.max_rating:
+                raise ServiceError("swiss.rating", "your rating is too high", 403)
             session.add(
                 SwissPlayer(
                     swiss_id=swiss_id,
                     player_id=who.id,
-                    rating=round(ratings[who.id].rating),
+                    rating=rating,
                     joined_ms=self.now(),
                     joined_round=swiss.round,
                     withdrawn=False,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import engine
 from app.core.errors import ServiceError
+from app.tournaments.forms import password_hash
 from app.tournaments.tables import Swiss
 from engine import EngineError
 
@@ -41,6 +42,9 @@ class SwissForm:
     rules: dict[str, str] | None = None
     rated: bool = True
     description: str | None = None
+    password: str | None = None  # a private event
+    min_rating: int | None = None
+    max_rating: int | None = None
 
 
 def new_swiss(creator_id: str, form: SwissForm, now: int) -> Swiss:
@@ -61,6 +65,9 @@ def new_swiss(creator_id: str, form: SwissForm, now: int) -> Swiss:
         interval = 10 if form.clock_limit_s + 40 * form.clock_increment_s < 600 else 60
     if not 0 <= interval <= MAX_INTERVAL_S:
         raise invalid("interval", "roundInterval must be 0 seconds to 7 days")
+    low, high = form.min_rating, form.max_rating
+    if low is not None and high is not None and low > high:
+        raise invalid("rating", "conditions.minRating.rating is above maxRating")
     starts = now + 10 * 60_000 if form.starts_ms is None else form.starts_ms
     if starts < now - 60_000 or starts > now + MAX_WAIT_MS:
         raise invalid("start", "startsAt must be from now to 30 days ahead")
@@ -88,4 +95,7 @@ def new_swiss(creator_id: str, form: SwissForm, now: int) -> Swiss:
         rated=form.rated,
         description=(form.description or "").strip()[:400] or None,
         created_ms=now,
+        password_hash=password_hash(form.password) if form.password else None,
+        min_rating=low,
+        max_rating=high,
     )

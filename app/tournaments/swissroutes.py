@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 import engine
 from app.botapi import exports
@@ -56,6 +56,25 @@ class SwissIn(BaseModel):
     rules: Rules | str | None = None
     rated: bool = True
     description: str | None = None
+    password: str | None = None
+    conditions: Annotated[dict[str, Any], Field(max_length=8)] | None = (
+        None  # minRating.rating, maxRating.rating
+    )
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    password: str | None = None
+
+
+def _rating(conditions: dict[str, Any] | None, key: str) -> int | None:
+    value = (conditions or {}).get(f"{key}.rating")
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ServiceError("swiss.invalid_rating", f"conditions.{key}.rating: a number") from None
 
 
 class ScheduleIn(BaseModel):
@@ -93,7 +112,12 @@ def summary(s: Swiss, nb_players: int, now: int) -> dict[str, Any]:
         "status": s.status,
         "rated": s.rated,
         "description": s.description,
+        "private": s.password_hash is not None,
     }
+    if s.min_rating is not None:
+        data["minRating"] = {"rating": s.min_rating}
+    if s.max_rating is not None:
+        data["maxRating"] = {"rating": s.max_rating}
     if s.status == "created":
         data["secondsToStart"] = max(0, (s.starts_ms - now) // 1000)
     if s.next_round_ms is not None and s.status != "finished":
@@ -183,6 +207,9 @@ async def create(
         rules=dict(rules or {}),
         rated=body.rated,
         description=body.description,
+        password=body.password,
+        min_rating=_rating(body.conditions, "minRating"),
+        max_rating=_rating(body.conditions, "maxRating"),
     )
     swiss = await swisses(services).create(who.identity, form)
     return await _info(services, swiss.id, who.identity.id)
@@ -205,8 +232,16 @@ async def one(swiss_id: str, who: Anyone, services: ServicesDep) -> JSONResponse
     responses=errors(401, 403, 404, 409),
     summary="Join a Swiss (or rejoin after withdrawing)",
 )
-async def join(swiss_id: str, who: Member, services: ServicesDep) -> JSONResponse:
-    await swisses(services).join(swiss_id, who.identity)
+async def join(
+    swiss_id: str,
+    request: Request,
+    who: Member,
+    services: ServicesDep,
+    password: str | None = None,
+) -> JSONResponse:
+    if password is None:
+        password = (await read_body(request, JoinIn, empty_ok=True, lichess=True)).password
+    await swisses(services).join(swiss_id, who.identity, password)
     return JSONResponse({"ok": True})
 
 

@@ -1,7 +1,8 @@
 """The tables of arena tournaments (migration 0019): the events, who joined them, and their
 games (a pairing links a game to its tournament, with what only the tournament keeps: each
 side's berserk and the result once the outbox consumed the game's end); and of Swiss
-tournaments (migration 0020): the events, their players, their rounds' games and byes.
+tournaments (migration 0020; their entry conditions 0023): the events, their players, their
+rounds' games and byes.
 
 Times are epoch milliseconds, as everywhere (app/db/models/)."""
 
@@ -109,6 +110,11 @@ class Swiss(Base):
     description: Mapped[str | None] = mapped_column(Text, default=None)
     created_ms: Mapped[int] = mapped_column(BigInteger)
     finished_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    # A private event: the password's SHA-256 (None: any account may join); rating limits,
+    # as an arena's (migration 0023).
+    password_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    min_rating: Mapped[int | None] = mapped_column(Integer, default=None)
+    max_rating: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class SwissPlayer(Base):

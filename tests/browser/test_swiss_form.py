@@ -1,5 +1,6 @@
 """The tournaments page's Swiss form in Chromium: an account sets one up (a game and one of
-its rule options, the clock, the rounds, the time between them, a start, casual); a start
+its rule options, the clock, the rounds, the time between them, a start, casual, rating
+limits, a password: its page asks it to join); a start
 in the past is refused with the form's own words (in English, then in French for a French
 visitor); made, the browser opens its page, and another visitor's open tournaments page
 lists it without a reload. axe-core finds no violation on the page with the form open and
@@ -46,6 +47,9 @@ def test_a_swiss_made_with_the_form_opens_its_page_and_is_listed(
     form.locator('input[name="nbRounds"]').fill("5")
     form.locator('select[name="roundInterval"]').select_option("60")
     form.locator('input[name="rated"]').uncheck()
+    form.locator('input[name="minRating"]').fill("1000")
+    form.locator('input[name="maxRating"]').fill("2000")
+    form.locator('input[name="password"]').fill("tuesday")
     chosen = form.locator('input[name="startsAt"]').input_value()  # ten minutes ahead
     form.locator('input[name="startsAt"]').fill(LONG_AGO)
     form.locator('button[type="submit"]').click()
@@ -67,7 +71,12 @@ def test_a_swiss_made_with_the_form_opens_its_page_and_is_listed(
     assert made["clock"] == {"limit": 600, "increment": 5}
     assert (made["nbRounds"], made["roundInterval"], made["rated"]) == (5, 60, False)
     assert made["createdBy"] == username.lower()
-    assert made["status"] == "created"
+    assert made["status"] == "created" and made["private"] is True
+    assert (made["minRating"], made["maxRating"]) == ({"rating": 1000}, {"rating": 2000})
+    # Its page asks the password to join.
+    page.once("dialog", lambda dialog: dialog.accept("tuesday"))
+    page.locator('[data-action="join"]').click()
+    expect(page.locator('[data-action="withdraw"]')).to_be_visible()
 
     # The guest's page lists it among the upcoming without a reload (the lists are read
     # again every 5 s), linked to its page.

@@ -50,6 +50,9 @@ export const SWISS_TEXT = {
     "error.swiss.invalid_start": "The start must be from now to 30 days ahead.",
     "error.swiss.invalid_name": "The name is at most 40 characters.",
     "error.swiss.invalid_team": "The team id must be 1 to 40 characters.",
+    "error.swiss.invalid_rating": "The minimum rating is above the maximum.",
+    "error.swiss.password": "Wrong tournament password.",
+    "error.swiss.rating": "Your rating is outside this tournament's limits.",
   },
   fr: {
     "title.swiss": "{name} · Kodama",
@@ -98,5 +101,8 @@ export const SWISS_TEXT = {
     "error.swiss.invalid_start": "Le début doit être entre maintenant et dans 30 jours.",
     "error.swiss.invalid_name": "Le nom a au plus 40 caractères.",
     "error.swiss.invalid_team": "L'identifiant d'équipe doit avoir de 1 à 40 caractères.",
+    "error.swiss.invalid_rating": "Le classement minimum dépasse le maximum.",
+    "error.swiss.password": "Mauvais mot de passe du tournoi.",
+    "error.swiss.rating": "Votre classement est hors des limites de ce tournoi.",
   },
 };

@@ -1,6 +1,6 @@
 // The tournaments page's Swiss creation form (an account's): the game and its rule options,
 // the clock, the number of rounds, the time between them, the start (in the visitor's own
-// time), rated or casual. It posts to POST /api/swiss/new/{teamId} (Kodama has no teams:
+// time), rated or casual, rating limits, a password for a private event. It posts to POST /api/swiss/new/{teamId} (Kodama has no teams:
 // the id is the site's), then opens the new Swiss's page; a refusal is worded in the
 // page's language from its stable code (error.swiss.invalid_*).
 
@@ -97,7 +97,13 @@ function body(form) {
   const f = new FormData(form);
   const rules = keptValues($("swiss-options"));
   const interval = f.get("roundInterval");
+  const number = (name) => (f.get(name) === "" ? null : Number(f.get(name)));
+  const conditions = {};
+  if (number("minRating") !== null) conditions["conditions.minRating.rating"] = number("minRating");
+  if (number("maxRating") !== null) conditions["conditions.maxRating.rating"] = number("maxRating");
   return {
+    ...conditions,
+    password: f.get("password") || null,
     name: f.get("name") || null,
     variant: f.get("variant"),
     rules,

@@ -36,8 +36,12 @@ function tick() {
 }
 
 async function act(action) {
+  // A private Swiss asks its password to join.
+  const password = action === "join" && data.swiss.private ? prompt(t("arena.password")) : null;
+  if (action === "join" && data.swiss.private && password === null) return;
   try {
-    await request(`/api/swiss/${encodeURIComponent(id)}/${action}`, { method: "POST", body: {} });
+    const body = password ? { password } : {};
+    await request(`/api/swiss/${encodeURIComponent(id)}/${action}`, { method: "POST", body });
     $("message").hidden = true;
     await refresh();
   } catch (err) {
