@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser.helpers import Game, make_move, open_game
@@ -55,11 +54,17 @@ def violations(page) -> list[str]:
 
 # Each language and each screen size, in two runs rather than all four pairs: what a page
 # shows differs by language (its words) and by size (its layout), and one run loads every
-# page (~30 s of CPU, mostly Chromium's; docs/decisions/accessibility.md).
-@pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("fr", "phone")])
-def test_every_page_has_no_axe_violation(
+# page (~30 s of CPU, mostly Chromium's; docs/decisions/accessibility.md). The French phone
+# run is in test_accessibility_phone.py: a browser module stays on one worker
+# (tests/conftest.py), so two modules let two workers take the two runs at once.
+def test_every_page_has_no_axe_violation(account, new_context, server: Server):
+    every_page_has_no_axe_violation(account, new_context, server, "en", "desktop")
+
+
+def every_page_has_no_axe_violation(
     account, new_context, server: Server, lang: str, size: str
-):
+) -> None:
+    """Every page in ``lang`` on a ``size`` screen: axe-core finds no violation."""
     options: dict[str, Any] = {**SIZES[size], "locale": LOCALES[lang]}
     found: dict[str, list[str]] = {}
 
