@@ -126,3 +126,10 @@ async def nb_players(session: AsyncSession, tournament_ids: list[str]) -> dict[s
         .group_by(TournamentPlayer.tournament_id)
     )
     return {tid: int(n) for tid, n in rows.all()}
+
+
+async def wave_due(session: AsyncSession, now: int) -> bool:
+    """Whether a wave has anything to do: an arena running, or one whose start has come."""
+    t = Tournament
+    due = (t.status == "started") | ((t.status == "created") & (t.starts_ms <= now))
+    return (await session.execute(select(t.id).where(due).limit(1))).first() is not None

@@ -215,6 +215,9 @@ class Tournaments:
     # ---- the clock: starts, ends, pairing waves ----------------------------------------------
     async def tick(self) -> None:
         now = self.now()
+        async with self.sessions() as session:  # most waves: this one read, no write
+            if not await reading.wave_due(session, now):
+                return
         async with self.sessions() as session, session.begin():
             await session.execute(
                 update(Tournament)
@@ -373,14 +376,10 @@ class Tournaments:
     async def consumed(self, event: Any) -> None:
         """After the outbox consumed a game's end: if it was an arena's, pair its players
         again now rather than at the next wave."""
+        p = TournamentPairing
         async with self.sessions() as session:
-            tournament_id = (
-                await session.execute(
-                    select(TournamentPairing.tournament_id).where(
-                        TournamentPairing.game_id == event.game_id
-                    )
-                )
-            ).scalar_one_or_none()
+            found = await session.execute(select(p.tournament_id).where(p.game_id == event.game_id))
+            tournament_id = found.scalar_one_or_none()
         if tournament_id is not None:
             await self.pair(tournament_id)
 

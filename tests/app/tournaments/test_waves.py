@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 from app.core.time import ManualClock
 from tests.app.accounts_and_streams import Account, services_of
@@ -43,3 +44,39 @@ def test_waves_asked_at_once_are_answered_by_one_next_wave(
     # Asked again later, a wave runs again.
     client.portal.call(arenas.pair, tid)
     assert len(waves) == 3
+
+
+def test_a_wave_with_no_arena_due_only_reads_and_one_due_elsewhere_is_started_at_once(
+    make_client: Any, clock: ManualClock
+) -> None:
+    """The arenas' periodic wave writes nothing while no arena is due to start or running;
+    an arena another instance made is started and paired by this one's next wave, as soon as
+    it is due."""
+    one, two = make_client(), make_client()
+    arenas = services_of(two).tournaments
+    statements: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "tournament" in statement:  # not the instance's other work meanwhile
+            statements.append(statement.split(None, 1)[0].upper())
+
+    engine = arenas.sessions.kw["bind"].sync_engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        assert two.portal is not None
+        two.portal.call(arenas.tick)  # no arena at all
+        owner = Account(one, "organiser")
+        made = owner.post("/api/tournament", {"clockTime": 3, "minutes": 20, "waitMinutes": 1})
+        tid = made.json()["id"]
+        for name in ("anna", "boris"):
+            assert Account(one, name).post(f"/api/tournament/{tid}/join").status_code == 200
+        statements.clear()
+        two.portal.call(arenas.tick)  # one made elsewhere, not due yet
+        assert statements == ["SELECT"]
+        clock.jump(60_000)  # due: no timer has run, the first wave to come is two's
+        two.portal.call(arenas.tick)
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert "UPDATE" in statements
+    seen_from_one = one.get(f"/api/tournament/{tid}").json()
+    assert seen_from_one["status"] == 20 and len(seen_from_one["duels"]) == 1
