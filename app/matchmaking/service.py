@@ -1,16 +1,17 @@
 """Quick pairing in the database: the pools' entries, and the pairing rounds.
 
 The pool lives in the ``pool_entries`` table, so every instance on one PostgreSQL sees every
-player waiting. Each instance runs a round of every pool every ``round_seconds`` (on the
-injected clock); a round is ONE transaction: on PostgreSQL it first takes every pool's
-advisory lock in one statement (``pg_try_advisory_xact_lock``: a pool busy elsewhere is
-skipped, its holder does the work), reads the waiting entries of the pools it holds as plain
-rows, pairs each pool (pairing.py), marks each pair's two entries with their new game (one
-UPDATE, only where no game is set yet, returning the entries it changed) and inserts every
-game with one INSERT, started with both players seated. Only the lock's holder pairs a pool,
-so a player is never paired twice; an entry deleted between the read and the mark (its
-holder left) is simply not marked, and its pair is not made (the other half waits again).
-SQLite: one instance, one lock in the process. The round itself is rounds.py.
+player waiting. Each instance whose holders hold an entry runs a round of every pool every
+``round_seconds`` (on the injected clock); a round is ONE transaction: on PostgreSQL it
+first takes every pool's advisory lock in one statement (``pg_try_advisory_xact_lock``: a
+pool busy elsewhere is skipped, its holder does the work), reads the waiting entries of the
+pools it holds as plain rows, pairs each pool (pairing.py), marks each pair's two entries
+with their new game (one UPDATE, only where no game is set yet, returning the entries it
+changed) and inserts every game with one INSERT, started with both players seated. Only the
+lock's holder pairs a pool, so a player is never paired twice; an entry deleted between the
+read and the mark (its holder left) is simply not marked, and its pair is not made (the
+other half waits again). SQLite: one instance, one lock in the process. The round itself is
+rounds.py.
 
 An entry is held by a socket or a board seek on one instance (holder.py), which renews
 ``seen_ms`` every ``beat_seconds``; one not renewed for ``expire_seconds`` (its instance died)
@@ -186,6 +187,15 @@ class PoolService:
         await self.tell(made)
         return [m.game.id for m in made]
 
+    async def periodic_round(self) -> list[str]:
+        """The clock's round, run only while a holder here holds an entry. A player waiting
+        has a holder on a live instance, whose own rounds pair them (with any entry, wherever
+        held): a round here with none held could only pair entries whose holders are gone
+        (their instance died), making games nobody waits for."""
+        if not self.held:
+            return []
+        return await self.round()
+
     async def tell(self, made: Sequence[Made]) -> None:
         """After the round committed: each game's events (both players' pages and streams
         hear ``gameStart``), and each entry's holder is told its entry changed."""
@@ -203,7 +213,13 @@ class PoolService:
         loop = asyncio.get_running_loop()
         self._tasks = [  # a failed round or beat is logged; the next one tries again
             loop.create_task(
-                every(self.clock, self.round_seconds, self.round, log, "the pairing round failed")
+                every(
+                    self.clock,
+                    self.round_seconds,
+                    self.periodic_round,
+                    log,
+                    "the pairing round failed",
+                )
             ),
             loop.create_task(
                 every(self.clock, self.beat_seconds, self.beat, log, "the pools' heartbeat failed")

@@ -94,6 +94,35 @@ def test_two_players_clicking_one_pool_are_paired_into_one_started_game(
     assert entries(client) == []  # the holders deleted their paired entries
 
 
+def test_an_instance_holding_no_entry_runs_no_round_and_pairs_at_the_next_second_once_it_does(
+    client: TestClient, clock: ManualClock, alice: Player, bob: Player
+):
+    pools = services_of(client).pools
+    rounds: list[int] = []
+    pair_all = pools.pairing.pair_all
+
+    async def counted() -> Any:
+        rounds.append(clock.now_ms())
+        return await pair_all()
+
+    pools.pairing.pair_all = counted
+    clock.advance(5000)
+    assert rounds == []  # nobody waits here: no round asks the database
+    with lobby(alice) as a, lobby(bob) as b:
+        send(a, type="pool", pool=POOL)
+        receive(a, "pooling")
+        send(b, type="pool", pool=POOL)
+        receive(b, "pooling")
+        start = clock.now_ms()
+        clock.advance(1000)
+        assert receive(a, "paired") == receive(b, "paired")
+        assert len(rounds) == 1 and rounds[0] - start <= 1000  # the very next second
+    settle(client)
+    assert entries(client) == []  # both holders are done with their entries
+    clock.advance(5000)
+    assert len(rounds) == 1
+
+
 def test_closing_the_socket_or_unpool_leaves_the_pool(
     client: TestClient, clock: ManualClock, alice: Player, bob: Player
 ):
