@@ -3,11 +3,15 @@
 For every game and every pairing (a weaker level against a stronger one), it plays N games
 from random short openings, each opening twice with the colours swapped, and prints the
 stronger level's wins, draws and losses, its score and a verdict ("clear" when it scores at
-least 70% and the 95% interval of its score stays above 50%).
+least 70% and the 95% interval of its score stays above 50%), with the rating difference
+that score stands for and its 95% interval. A pairing may name an earlier search of a level
+(BASELINES: hard-v1 is the hard level before lazy move generation) to measure a change.
 
     .venv/bin/python bench/strength.py                          # every game, every pairing
     .venv/bin/python bench/strength.py --games 10 dobutsu jungle
     .venv/bin/python bench/strength.py --pairings medium:hard --scale 0.5 --jobs 2
+    nice .venv/bin/python bench/strength.py --pairings hard-v1:hard --games 40 --scale 0.075 \
+        --max-plies 200 --jobs 2 gorogoro jungle yote wali      # hard against its old search
 """
 
 from __future__ import annotations
@@ -28,10 +32,15 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 import engine  # noqa: E402
-from bots.players import LEVELS, Player, make_player  # noqa: E402
+from bots.players import LEVELS, AlphaBetaPlayer, Player, make_player  # noqa: E402
 
 DEFAULT_PAIRINGS = ("random:easy", "easy:medium", "medium:hard")
 CLEAR_SCORE = 0.70
+# Earlier versions of a level, kept to measure a change of the search against: the level
+# they descend from (whose time budget they get) and the flags that switch the change off.
+BASELINES: dict[str, tuple[str, dict[str, bool]]] = {
+    "hard-v1": ("hard", {"lazy_moves": False}),
+}
 
 
 @dataclass(frozen=True)
@@ -56,7 +65,18 @@ class Outcome:
 
 
 def budget(level: str, scale: float) -> float:
+    level = BASELINES[level][0] if level in BASELINES else level
     return LEVELS[level].time_budget_s * scale
+
+
+def player(level: str, seed: int) -> Player:
+    """A level's player, or a baseline's: the same search with some changes switched off."""
+    if level not in BASELINES:
+        return make_player(level, seed=seed)
+    parent, flags = BASELINES[level]
+    depth = LEVELS[parent].max_depth
+    assert depth is not None
+    return AlphaBetaPlayer(name=level, max_depth=depth, seed=seed, **flags)
 
 
 def opening(game: engine.Game[Any], seed: int, plies: int) -> Any:
@@ -77,8 +97,8 @@ def play(task: Task) -> Outcome:
     game = engine.get_game(task.game)
     seed = task.opening_seed * 2 + task.stronger_first
     players: dict[str, Player] = {
-        "weaker": make_player(task.weaker, seed=seed),
-        "stronger": make_player(task.stronger, seed=seed + 1),
+        "weaker": player(task.weaker, seed),
+        "stronger": player(task.stronger, seed + 1),
     }
     seats = ("stronger", "weaker") if task.stronger_first else ("weaker", "stronger")
     levels = {"weaker": task.weaker, "stronger": task.stronger}
@@ -121,6 +141,18 @@ def wilson_low(score: float, n: int) -> float:
     return (centre - spread) / (1 + z * z / n)
 
 
+def wilson_high(score: float, n: int) -> float:
+    """Upper end of the 95% Wilson interval of a score."""
+    return 1.0 - wilson_low(1.0 - score, n)
+
+
+def elo(score: float) -> float:
+    """The rating difference a score stands for (±inf at 0% and 100% are clipped to ±999)."""
+    if score <= 0.0 or score >= 1.0:
+        return math.copysign(999.0, score - 0.5)
+    return max(-999.0, min(999.0, -400.0 * math.log10(1.0 / score - 1.0)))
+
+
 def tasks_for(args: argparse.Namespace) -> list[Task]:
     tasks = []
     for game in args.game_ids:
@@ -146,7 +178,7 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> bool:
     """Prints the table; True when every pairing's stronger level won clearly."""
     print(
         f"{'game':<9} {'stronger':>8} vs {'weaker':<7} {'won':>4} {'drew':>4} {'lost':>4}"
-        f" {'score':>6} {'95% low':>7} {'plies':>5} {'s/game':>6}  verdict"
+        f" {'score':>6} {'95% low':>7} {'plies':>5} {'s/game':>6}  verdict     Elo (95%)"
     )
     all_clear = True
     for game in args.game_ids:
@@ -169,7 +201,8 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> bool:
             print(
                 f"{game:<9} {stronger:>8} vs {weaker:<7} {won:>4} {drew:>4} {lost:>4}"
                 f" {score:>6.0%} {low:>7.0%} {plies:>5.0f} {seconds:>6.1f}"
-                f"  {'clear' if clear else 'NOT CLEAR'}"
+                f"  {'clear    ' if clear else 'NOT CLEAR'}"
+                f" {elo(score):+5.0f} [{elo(low):+.0f}, {elo(wilson_high(score, len(mine))):+.0f}]"
             )
             reasons: dict[str, int] = {}
             for o in mine:
@@ -203,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         engine.get_game(gid)  # an unknown game fails here, before any game is played
     for pairing in args.pairings:
         levels = pairing.split(":")
-        if len(levels) != 2 or any(level not in LEVELS for level in levels):
+        if len(levels) != 2 or any(lv not in LEVELS and lv not in BASELINES for lv in levels):
             parser.error(f"bad pairing {pairing!r}: use weaker:stronger from {', '.join(LEVELS)}")
     budgets = ", ".join(f"{name} {budget(name, args.scale):g} s" for name in LEVELS)
     print(

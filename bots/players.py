@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import engine
 
@@ -106,12 +106,15 @@ class AlphaBetaPlayer:
         max_depth: int = 64,
         quiescence_depth: int = 6,
         reductions: bool = True,
+        lazy_moves: bool = True,
         seed: int | None = None,
     ) -> None:
         self.name = name
         self.max_depth = max_depth
         self.quiescence_depth = quiescence_depth
         self.reductions = reductions
+        # False: the search before lazy move generation (see _search), bench/strength.py's.
+        self.lazy_moves = lazy_moves
         self.rng = random.Random(seed)
         self.info = SearchInfo()
         self._table: dict[str, tuple[int, int, int, str | None]] = {}
@@ -210,7 +213,10 @@ class AlphaBetaPlayer:
     def _search(self, pos: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._tick()
         game = self._game
-        result = game.result(pos)
+        lazy = self.lazy_moves
+        # Lazily, the engine's move generation (most of a node's cost) waits until the node
+        # needs its moves: the cheap endings first, then the horizon and the table's cut-offs.
+        result = pos.win if lazy else game.result(pos)
         if result is not None:
             return self._terminal(result, pos.side, ply)
         if self._eval.repetition_is_draw and pos.digest in pos.history:
@@ -231,6 +237,8 @@ class AlphaBetaPlayer:
                     return score
                 if e_flag == UPPER and score <= alpha:
                     return score
+        if lazy and (result := game.result(pos)) is not None:
+            return self._terminal(result, pos.side, ply)
         original_alpha = alpha
         best = -INFINITY
         best_move: str | None = None
@@ -268,18 +276,25 @@ class AlphaBetaPlayer:
         stand = self._eval.evaluate(pos)
         if left <= 0 or not self._eval.quiescence:
             return stand
+        game, ev, lazy = self._game, self._eval, self.lazy_moves
+        # Lazily, standing pat comes before generating the moves, but not in check: a king
+        # with no way out would be missed.
+        if stand >= beta and not (lazy and game.in_check(pos)):
+            return stand
+        moves = game.legal_moves(pos)
+        if lazy and not moves:
+            # No move: only now is the ending (no move, repetition, no progress) computed.
+            return self._terminal(cast(engine.Result, game.result(pos)), pos.side, ply)
         if stand >= beta:
             return stand
         alpha = max(alpha, stand)
-        game = self._game
-        ev = self._eval
-        tactical = [m for m in game.legal_moves(pos) if ev.tactical(pos, m)]
+        tactical = [m for m in moves if ev.tactical(pos, m)]
         tactical.sort(key=lambda m: ev.victim(pos, m), reverse=True)
         best = stand
         for move in tactical:
             self._tick()
             child = game.play(pos, move)
-            result = game.result(child)
+            result = child.win if lazy else game.result(child)
             if result is not None:
                 score = -self._terminal(result, child.side, ply + 1)
             else:

@@ -1,0 +1,79 @@
+"""The hard level's search changes: each keeps what the search finds, at a fixed depth.
+
+bench/strength.py measures what they gain in play; here only that they lose nothing: the same
+move and score with and without lazy move generation, and the short forced wins still found.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import engine
+from bench import strength
+from bots.players import LEVELS, MATE, AlphaBetaPlayer
+
+# (game, position): the side to move wins in three plies (its move, any reply, its win), and
+# not sooner.
+WINS_IN_THREE = [
+    ("gorogoro", "sp3/1k1s1/1ggp1/3PP/2K2/P+s1GS s gp"),  # G*b2 then mate
+    ("gorogoro", "1k2s/p1P1+P/1G1p1/1s1P1/1K1SG/+s4 f 2GP"),
+    ("yote", "5S/2s3/1s3S/sS1s1s/sS4 s 0 0 c1b1 d4c4 3"),
+    ("yote", "4ss/2ssSS/1S4/1S1s2/2s3 s 0 2 f3f4 b1c1 3"),
+    ("wali", "sS4/2sss1/2ss2/1ssss1/S1s3 s 0 0 1"),
+    ("wali", "2ssSS/1S2S1/S1SSSS/1S4/6 f 0 0 3"),
+]
+
+
+def opened(game: engine.Game[Any], seed: int, plies: int = 6) -> Any:
+    rng = random.Random(seed)
+    pos = game.start()
+    for _ in range(plies):
+        pos = game.play(pos, rng.choice(game.legal_moves(pos)))
+    return pos
+
+
+@pytest.mark.parametrize("game_id", engine.game_ids())
+def test_lazy_move_generation_searches_the_same_tree(game_id: str) -> None:
+    game = engine.get_game(game_id)
+    for seed in range(3):
+        pos = opened(game, seed)
+        found = []
+        for lazy in (False, True):
+            player = AlphaBetaPlayer(max_depth=3, seed=7, lazy_moves=lazy)
+            move = player.choose(game, pos, 60.0)
+            found.append((move, player.info.score, player.info.depth, player.info.nodes))
+        assert found[0] == found[1], game.to_text(pos)
+
+
+@pytest.mark.parametrize(("game_id", "text"), WINS_IN_THREE)
+def test_the_search_finds_the_win_in_three_plies(game_id: str, text: str) -> None:
+    game = engine.get_game(game_id)
+    pos = game.from_text(text)
+    player = AlphaBetaPlayer(max_depth=4, seed=7)
+    move = player.choose(game, pos, 60.0)
+    assert player.info.score == MATE - 3
+    # The move found does win: after any reply there is a winning move.
+    after = game.play(pos, move)
+    for reply in game.legal_moves(after):
+        then = game.play(after, reply)
+        wins = [
+            m
+            for m in game.legal_moves(then)
+            if (r := game.result(game.play(then, m))) is not None
+            and r.winner == engine.SIDES[pos.side]
+        ]
+        assert wins, (move, reply)
+
+
+def test_the_bench_pits_the_hard_level_against_its_old_search_at_equal_time() -> None:
+    old, new = strength.player("hard-v1", 1), strength.player("hard", 1)
+    assert isinstance(old, AlphaBetaPlayer) and isinstance(new, AlphaBetaPlayer)
+    assert (old.lazy_moves, new.lazy_moves) == (False, True)
+    assert old.max_depth == new.max_depth == LEVELS["hard"].max_depth
+    assert strength.budget("hard-v1", 0.1) == strength.budget("hard", 0.1) == 0.2
+    # Scores in rating points: 64% is about +100, 76% about +200; a sweep is clipped.
+    assert [round(strength.elo(s)) for s in (0.5, 0.64, 0.76, 0.0)] == [0, 100, 200, -999]
+    assert strength.wilson_low(0.5, 40) < 0.5 < strength.wilson_high(0.5, 40)
