@@ -8,7 +8,8 @@ position's value, and what the build took (seconds, peak memory).
 from __future__ import annotations
 
 import resource
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,11 @@ import engine
 from app.core.time import Clock, SystemClock
 
 from . import store
-from .encoding import from_position
+from .derive import DERIVED, derived
+from .encoding import Codes, from_position
 from .moves import END_DRAW, UNKNOWN, mirror
-from .solve import Values, solve
+from .retro import Values
+from .solve import PART_BITS, Solved, solve
 
 Log = Callable[[str], None]
 
@@ -31,28 +34,49 @@ def start_code(ruleset: str, start: str | None = None) -> int:
     return from_position(game.start() if start is None else game.from_text(start))
 
 
-def figures(codes: np.ndarray[Any, Any], values: Values, start: int) -> dict[str, Any]:
+def figures(solved: Solved, start: int) -> dict[str, Any]:
     """The counts a table reports, and the start position's value."""
-    draws = (values == UNKNOWN) | (values == END_DRAW)
-    wins = ~draws & (values % 2 == 1)
-    losses = ~draws & (values % 2 == 0)
+    values = solved.values
+    wins = draws = longest = 0
+    for a in range(0, len(values), 1 << 24):  # a slice at a time: no array as long as values
+        part = values[a : a + (1 << 24)]
+        drawn = (part == UNKNOWN) | (part == END_DRAW)
+        draws += int(np.count_nonzero(drawn))
+        wins += int(np.count_nonzero(~drawn & (part % 2 == 1)))
+        longest = max(longest, int(part[~drawn].max(initial=1)))
     symmetric = 0
-    for a in range(0, len(codes), 1 << 22):
-        part = codes[a : a + (1 << 22)]
-        symmetric += int(np.count_nonzero(mirror(part) == part))
-    at = int(np.searchsorted(codes, np.uint64(start)))
-    value = store.Value.of(0 if draws[at] else int(values[at]))
-    decided = values[~draws]
+    for codes, _ in solved.chunks():
+        symmetric += int(np.count_nonzero(mirror(codes) == codes))
+    at = solved.value_of(start)
+    if at is None:
+        raise ValueError("the start is not among the positions")
+    value = store.Value.of(0 if at in (UNKNOWN, END_DRAW) else at)
     return {
-        "positions": len(codes),
+        "positions": len(values),
         # Each entry stands for a position and its mirror image: counted apart, these many.
-        "positions_mirrors_apart": 2 * len(codes) - symmetric,
-        "wins": int(wins.sum()),
-        "draws": int(draws.sum()),
-        "losses": int(losses.sum()),
+        "positions_mirrors_apart": 2 * len(values) - symmetric,
+        "wins": wins,
+        "draws": draws,
+        "losses": len(values) - wins - draws,
+        "moves": solved.moves,
         "start": {"category": value.category, "plies": value.plies},
-        "longest_plies": int((decided.max() - 1) // 2) if len(decided) else 0,
+        "longest_plies": (longest - 1) // 2,
     }
+
+
+def _stored(solved: Solved, ruleset: str) -> Iterator[tuple[Codes, Values]]:
+    """The positions a table stores, and their values: under a ruleset of derive.DERIVED,
+    those whose value the position alone does not give (the others checked against the
+    solver's values)."""
+    for codes, values in solved.chunks():
+        if ruleset not in DERIVED:
+            yield codes, values
+            continue
+        known = derived(codes, ruleset)
+        keep = known == UNKNOWN
+        if np.any(known[~keep] != values[~keep]):
+            raise ValueError("a value known from its position differs from the solver's")
+        yield codes[keep], values[keep]
 
 
 def _start_words(value: dict[str, Any]) -> str:
@@ -72,17 +96,24 @@ def build(
     log: Log = print,
     clock: Clock | None = None,
     start: str | None = None,
+    bits: int = PART_BITS,
 ) -> dict[str, Any]:
     """Solve ``ruleset`` and store its table in ``out/<ruleset>``; the figures. ``start``:
-    another position to start from (the tests' smaller problems)."""
+    another position to start from and ``bits`` of parts (the tests' smaller problems)."""
     clock = clock or SystemClock()
     begun = clock.monotonic()
     log(f"tablebase {ruleset}: positions reachable from the start")
     first = start_code(ruleset, start)
-    solved = solve(np.array([first], dtype=np.uint64), ruleset, clock, log)
-    found = figures(solved.codes, solved.values, first)
-    t = clock.monotonic()
-    store.write(out / ruleset, solved.codes, solved.values, {"ruleset": ruleset, **found})
+    # The positions wait on disk beside the table while it is built.
+    work = out / f".{ruleset}.work"
+    try:
+        solved = solve(np.array([first], dtype=np.uint64), ruleset, work, clock, log, bits)
+        found = figures(solved, first)
+        t = clock.monotonic()
+        found["derived"] = ruleset in DERIVED
+        store.write(out / ruleset, _stored(solved, ruleset), {"ruleset": ruleset, **found})
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     seconds = {**solved.seconds, "store": clock.monotonic() - t}
     seconds["total"] = clock.monotonic() - begun
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
@@ -92,6 +123,8 @@ def build(
         "peak_memory_bytes": peak,
         "table_bytes": size,
     }
+    found["stored_positions"] = len(store.Table(out / ruleset))
+    found["levels"] = solved.levels
     found = {"ruleset": ruleset, **found, "build": build_facts}
     store.write_figures(out / ruleset, found)
     start_value = found["start"]
@@ -101,6 +134,10 @@ def build(
         "for the side to move"
     )
     log(f"  start position: {_start_words(start_value)}")
+    log(
+        f"  {found['stored_positions']:,} positions stored"
+        + (" (the others' values are known from the position alone)" if found["derived"] else "")
+    )
     log(
         f"  {seconds['total']:.0f} s, peak memory {peak / 2**30:.2f} GiB, "
         f"table {size / 2**20:.0f} MiB in {out / ruleset}"

@@ -87,19 +87,23 @@ class Tablebases:
                 f"python -m app tablebase build --ruleset {ruleset} (README)",
                 status=503,
             )
+        unreachable = ServiceError(
+            "tablebase.unreachable",
+            f"{fen!r} cannot be reached from the start under the {ruleset} rules: "
+            "the tablebase holds only positions that can",
+            status=404,
+        )
         value = table.value(from_position(pos))
         if value is None:
-            raise ServiceError(
-                "tablebase.unreachable",
-                f"{fen!r} cannot be reached from the start under the {ruleset} rules: "
-                "the tablebase holds only positions that can",
-                status=404,
-            )
+            raise unreachable
         moves = []
         for text in game.legal_moves(pos):
             after = table.value(from_position(game.play(pos, text)))
-            if after is None:  # a reachable position's moves all lead to reachable ones
-                raise LookupError(f"{text} from {fen!r} is missing from the {ruleset} table")
+            # A reachable position's moves all lead to reachable ones: a move to a position
+            # the table lacks shows this one (whose value the position alone gave) cannot
+            # be reached either.
+            if after is None:
+                raise unreachable
             moves.append({"uci": text, "category": after.category, "dtm": _signed(after)})
         moves.sort(key=_order)
         return {"category": value.category, "dtm": _signed(value), "moves": moves}

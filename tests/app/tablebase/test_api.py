@@ -92,6 +92,19 @@ def test_the_game_over_is_a_loss_in_zero(client):
     assert body == {"category": "loss", "dtm": 0, "moves": []}
 
 
+def test_under_yokai_a_lion_to_take_is_a_win_in_one_the_table_need_not_store(client, tables):
+    # Second's lion stepped next to first's: first takes it. The yokai table leaves such
+    # positions out and the lookup gives their value.
+    body = probe(client, "3/1l1/1L1/3 f C", ruleset="yokai").json()
+    assert (body["category"], body["dtm"]) == ("win", 1)
+    assert body["moves"][0] == {"uci": "b2b3", "category": "loss", "dtm": 0}
+    table = Table(tables / "yokai")
+    assert table.figures["derived"] and len(table) < table.figures["positions"] / 3
+    # Such a position that cannot be reached from the start (two elephants in hand, in a
+    # table of a chick) is told apart by its moves, which lead out of the table.
+    assert_error(probe(client, "3/1l1/1L1/3 f 2E", ruleset="yokai"), 404, "tablebase.unreachable")
+
+
 def test_bad_input_is_refused_with_a_stable_code(client):
     assert_error(probe(client, "not a position"), 400, "position.invalid")
     assert_error(probe(client, "1l1/3/3/1L1 f C", ruleset="shogi"), 400, "tablebase.ruleset")

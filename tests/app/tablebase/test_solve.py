@@ -23,19 +23,20 @@ def solver_value(stored: int) -> Value:
 
 
 @pytest.mark.parametrize(("ruleset", "start"), CASES)
-def test_the_solver_agrees_with_minimax_on_a_reduced_problem(ruleset, start):
+def test_the_solver_agrees_with_minimax_on_a_reduced_problem(tmp_path, ruleset, start):
     game = engine.get_game("dobutsu", ruleset=ruleset)
     expected = minimax.solve(ruleset, start)
     first = from_position(game.from_text(start))
-    solved = solve(np.array([first], dtype=np.uint64), ruleset, ManualClock())
+    solved = solve(np.array([first], dtype=np.uint64), ruleset, tmp_path, ManualClock(), bits=2)
+    solved_codes, solved_values = solved.sorted()
     # The solver keeps one entry for a position and its mirror image, seen from the side
     # to move: the engine's positions fall into exactly its entries.
     codes = {key: from_position(game.from_text(key)) for key in expected}
-    assert set(codes.values()) == set(solved.codes.tolist())
-    index = {code: i for i, code in enumerate(solved.codes.tolist())}
+    assert set(codes.values()) == set(solved_codes.tolist())
+    index = {code: i for i, code in enumerate(solved_codes.tolist())}
     wrong = []
     for key, value in expected.items():
-        got = solver_value(int(solved.values[index[codes[key]]]))
+        got = solver_value(int(solved_values[index[codes[key]]]))
         want = Value("draw", None) if value is None else Value(*value)
         if got != want:
             wrong.append((key, want, got))

@@ -10,25 +10,37 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import engine
 from app import __main__ as cli
 from app.core.time import ManualClock
 from app.tablebase import build as build_module
 from app.tablebase import store
-from app.tablebase.build import build, figures, start_code
-from app.tablebase.encoding import codes_of_keys, from_position
-from app.tablebase.moves import RULESETS
+from app.tablebase.build import build, start_code
+from app.tablebase.encoding import codes_of_keys
+from app.tablebase.moves import END_DRAW, RULESETS
 from app.tablebase.solve import solve
 from tests.app.tablebase.consistency import inconsistent
 
 
 def reduced_table(tmp_path: Path, ruleset: str, start: str) -> store.Table:
-    game = engine.get_game("dobutsu", ruleset=ruleset)
-    first = from_position(game.from_text(start))
-    solved = solve(np.array([first], dtype=np.uint64), ruleset, ManualClock())
-    found = figures(solved.codes, solved.values, first)
-    store.write(tmp_path / ruleset, solved.codes, solved.values, {"ruleset": ruleset, **found})
+    build(ruleset, tmp_path, lambda _: None, ManualClock(), start=start, bits=2)
     return store.Table(tmp_path / ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_table_gives_every_reachable_position_the_solvers_value(tmp_path, ruleset):
+    start = "1l1/3/3/1L1 f EC"
+    table = reduced_table(tmp_path / "table", ruleset, start)
+    first = np.array([start_code(ruleset, start)], dtype=np.uint64)
+    codes, values = solve(first, ruleset, tmp_path / "work", ManualClock(), bits=2).sorted()
+    values[values == END_DRAW] = 0
+    assert table.stored_many(codes).tolist() == values.tolist()
+    assert [table.stored(int(c)) for c in codes[::50]] == values[::50].tolist()
+    if ruleset == "yokai":
+        # Most positions' values are known from the position alone, and not stored.
+        assert len(table) < len(codes) / 3
+        assert table.figures["stored_positions"] == len(table)
+    else:
+        assert len(table) == len(codes)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -36,12 +48,12 @@ def test_a_stored_table_is_consistent_and_reads_back(tmp_path, ruleset):
     table = reduced_table(tmp_path, ruleset, "1l1/3/3/1L1 f C")
     index, stored_keys = table.sample(len(table))
     codes = codes_of_keys(stored_keys)
-    assert len(codes) == len(table) == table.figures["positions"]
+    assert len(codes) == len(table) == table.figures["stored_positions"]
     assert inconsistent(table, codes, ruleset) == []
     values = table.values_at(index)
     assert [table.stored(int(c)) for c in codes[:300]] == values[:300].tolist()
     counts = table.figures
-    assert counts["wins"] + counts["draws"] + counts["losses"] == len(table)
+    assert counts["wins"] + counts["draws"] + counts["losses"] == counts["positions"]
     # A position of the full game is not in this small table.
     assert table.value(start_code(ruleset)) is None
 
@@ -63,18 +75,18 @@ def test_the_check_finds_a_wrong_value(tmp_path):
 
 def test_the_build_prints_and_stores_its_figures(tmp_path):
     lines: list[str] = []
-    found = build("yokai", tmp_path, lines.append, ManualClock(), start="1l1/3/3/1L1 f E")
+    found = build("yokai", tmp_path, lines.append, ManualClock(), start="1l1/3/3/1L1 f E", bits=2)
     folder = tmp_path / "yokai"
     table = store.Table(folder)
     assert table.figures == {"format": store.FORMAT, **found}
-    assert found["positions"] == len(table)
+    assert found["stored_positions"] == len(table) < found["positions"]
     assert found["build"]["table_bytes"] == sum(
         f.stat().st_size for f in folder.iterdir() if f.suffix == ".npy"
     )
     printed = "\n".join(lines)
-    assert f"ruleset yokai: {len(table):,} positions reachable" in printed
+    assert f"ruleset yokai: {found['positions']:,} positions reachable" in printed
     wins, draws, losses = (found[k] for k in ("wins", "draws", "losses"))
-    assert wins + draws + losses == len(table)
+    assert wins + draws + losses == found["positions"]
     assert f"wins {wins:,}, draws {draws:,}, losses {losses:,} for the side to move" in printed
     value = table.value(start_code("yokai", "1l1/3/3/1L1 f E"))
     assert value is not None and value.category == found["start"]["category"] == "win"
