@@ -10,8 +10,10 @@ steps) live in the entry's engine module.
 What stays per game outside this table, keyed by the game id (docs/adding-a-game.md):
 
 - the pieces' pictures: ``ART`` in static/js/board/pieces.js (the stone games need none);
-- the rules page's text and diagrams: static/js/i18n/rules-text.js, rules/<id>.md;
-- the one-line blurb and piece names in French: ``GAME_TEXT`` in static/js/i18n/i18n.js.
+- the rules page's text and diagrams: static/js/i18n/rules-text.js (English, French) and
+  each other language's file, static/js/i18n/lang/<code>.js; rules/<id>.md;
+- the one-line blurb and piece names in every language but English: ``GAME_TEXT`` in
+  static/js/i18n/i18n.js and the languages' files (docs/i18n.md).
 
 ``register`` adds a game at run time (the tests' toy game); production code never calls it.
 """
@@ -50,8 +52,9 @@ class Stones:
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """One game's entry. ``names``: "en" and "fr" (what pages show) and "home", the
-    game's name in the language of the place it comes from (``home_lang``, a BCP 47 tag)."""
+    """One game's entry. ``names``: the name pages show in each of the site's languages
+    (en, fr, ja, zh: as that language's players say it) and "home", the game's name in the
+    language of the place it comes from (``home_lang``, a BCP 47 tag)."""
 
     id: str
     names: dict[str, str]
@@ -92,7 +95,13 @@ class Variant:
 _BUILT_IN = (
     Variant(
         id="dobutsu",
-        names={"en": "Dōbutsu shōgi", "fr": "Dōbutsu shōgi", "home": "どうぶつしょうぎ"},
+        names={
+            "en": "Dōbutsu shōgi",
+            "fr": "Dōbutsu shōgi",
+            "ja": "どうぶつしょうぎ",
+            "zh": "动物将棋",
+            "home": "どうぶつしょうぎ",
+        },
         home_lang="ja",
         board=(3, 4),
         pools=((1, 1), (3, 2), (5, 3)),
@@ -102,7 +111,13 @@ _BUILT_IN = (
     ),
     Variant(
         id="gorogoro",
-        names={"en": "Gorogoro shōgi", "fr": "Gorogoro shōgi", "home": "ごろごろ将棋"},
+        names={
+            "en": "Gorogoro shōgi",
+            "fr": "Gorogoro shōgi",
+            "ja": "ごろごろどうぶつしょうぎ",
+            "zh": "咕噜咕噜动物将棋",
+            "home": "ごろごろ将棋",
+        },
         home_lang="ja",
         board=(5, 6),
         pools=((3, 2), (5, 5), (10, 5)),
@@ -112,7 +127,13 @@ _BUILT_IN = (
     ),
     Variant(
         id="jungle",
-        names={"en": "Dou shou qi (Jungle)", "fr": "Dou shou qi (la jungle)", "home": "斗兽棋"},
+        names={
+            "en": "Dou shou qi (Jungle)",
+            "fr": "Dou shou qi (la jungle)",
+            "ja": "闘獣棋（ジャングル）",
+            "zh": "斗兽棋",
+            "home": "斗兽棋",
+        },
         home_lang="zh",
         board=(7, 9),
         pools=((3, 2), (5, 5), (10, 5)),
@@ -122,7 +143,7 @@ _BUILT_IN = (
     Variant(
         id="yote",
         # West African games: the name is written the same in French, their written language.
-        names={"en": "Yoté", "fr": "Yoté", "home": "Yoté"},
+        names={"en": "Yoté", "fr": "Yoté", "ja": "ヨテ", "zh": "约特棋", "home": "Yoté"},
         home_lang="fr-SN",
         board=(6, 5),
         pools=((2, 1), (3, 2), (5, 3)),
@@ -132,7 +153,7 @@ _BUILT_IN = (
     ),
     Variant(
         id="wali",
-        names={"en": "Wali", "fr": "Wali", "home": "Wali"},
+        names={"en": "Wali", "fr": "Wali", "ja": "ワリ", "zh": "瓦里棋", "home": "Wali"},
         home_lang="fr-ML",
         board=(6, 5),
         pools=((3, 2), (5, 3), (10, 5)),

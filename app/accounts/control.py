@@ -21,6 +21,7 @@ from app.accounts.mail import Mailer
 from app.accounts.passwords import check_password
 from app.accounts.service import AccountService, token_hash
 from app.core.errors import ServiceError
+from app.core.words import DEFAULT, say
 from app.db.models import MailToken, Player
 from app.limits.ratelimit import RateLimiter
 
@@ -122,9 +123,11 @@ class AccountControl:
         return player
 
     # ---- e-mail --------------------------------------------------------------------------
-    async def set_email(self, player_id: str, password: str, email: str, base_url: str) -> Player:
+    async def set_email(
+        self, player_id: str, password: str, email: str, base_url: str, lang: str = DEFAULT
+    ) -> Player:
         """Set the account's address (unverified until its link is followed: a mail is
-        sent), or remove it with ``""``."""
+        sent, in ``lang``), or remove it with ``""``."""
         player = await self._owner(player_id, password)
         address = normal_email(email) if email.strip() else None
         if address is not None:
@@ -145,11 +148,13 @@ class AccountControl:
         if address is not None and token is not None:
             self.mailer.send_later(
                 address,
-                "Kodama: verify your e-mail address",
-                f"Hello {player.username},\n\nto use this address to reset your Kodama "
-                f"password if you forget it, open this link (valid for a day):\n\n"
-                f"{base_url}/account?verify={token}\n\n"
-                "If you did not ask for it, ignore this mail.\n",
+                say(lang, "mail.verify.subject"),
+                say(
+                    lang,
+                    "mail.verify.body",
+                    name=player.username,
+                    link=f"{base_url}/account?verify={token}",
+                ),
             )
         player.email, player.email_verified_ms = address, None
         return player
@@ -165,9 +170,11 @@ class AccountControl:
             player.email_verified_ms = now
         return player
 
-    async def forgot_password(self, email: str, ip: str, base_url: str) -> None:
-        """Mail a reset link to each open account whose verified address this is; the same
-        answer (none) whether there is one or not."""
+    async def forgot_password(
+        self, email: str, ip: str, base_url: str, lang: str = DEFAULT
+    ) -> None:
+        """Mail a reset link (in ``lang``) to each open account whose verified address this
+        is; the same answer (none) whether there is one or not."""
         self._require_mail()
         self.limits.forgot_ip.hit(f"forgot:{ip}")
         address = normal_email(email)
@@ -189,10 +196,13 @@ class AccountControl:
         for player, token in links:
             self.mailer.send_later(
                 address,
-                "Kodama: reset your password",
-                f"Hello {player.username},\n\nto choose a new Kodama password, open this link "
-                f"(valid for an hour, once):\n\n{base_url}/account?reset={token}\n\n"
-                "If you did not ask for it, ignore this mail: your password stays.\n",
+                say(lang, "mail.reset.subject"),
+                say(
+                    lang,
+                    "mail.reset.body",
+                    name=player.username,
+                    link=f"{base_url}/account?reset={token}",
+                ),
             )
 
     async def reset_password(self, token: str, new: str) -> Player:

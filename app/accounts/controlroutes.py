@@ -17,6 +17,7 @@ from app.accounts.closing import close_account
 from app.accounts.routes import ERRORS, AccountOut, OkOut, account_out, browser_only, set_identity
 from app.accounts.schemas import PlayerOut
 from app.core.errors import ServiceError
+from app.core.words import request_language
 from app.db.models import Player
 from app.http.auth import Caller, account_caller, client_ip
 from app.http.deps import Services, ServicesDep
@@ -172,12 +173,17 @@ async def my_email(who: Owner, services: ServicesDep) -> EmailOut:
 @router.post("/email", response_model=EmailOut, responses=ERRORS)
 async def set_email(body: EmailIn, who: Owner, request: Request, services: ServicesDep) -> EmailOut:
     """Set the e-mail address (the password is required), or remove it with ``""``. A link
-    to verify it is mailed to it (valid a day); until it is followed, no reset link is sent
+    to verify it is mailed to it (valid a day; in the page's language: the kodama_lang cookie,
+    else Accept-Language); until it is followed, no reset link is sent
     there. 503 ``mail.unavailable`` when the server has no SMTP server."""
     browser_only(who)
     services.accounts.limits.password.hit(f"password:{client_ip(request)}")
     player = await services.account_control.set_email(
-        who.identity.id, body.password, body.email, links_base(request, services)
+        who.identity.id,
+        body.password,
+        body.email,
+        links_base(request, services),
+        request_language(request.cookies, request.headers.get("accept-language")),
     )
     return email_out(player, services)
 
@@ -199,7 +205,10 @@ async def forgot_password(body: ForgotIn, request: Request, services: ServicesDe
     """Mail a password reset link (valid an hour, once) to the accounts whose verified
     address this is. The answer is the same whether there is such an account or not."""
     await services.account_control.forgot_password(
-        body.email, client_ip(request), links_base(request, services)
+        body.email,
+        client_ip(request),
+        links_base(request, services),
+        request_language(request.cookies, request.headers.get("accept-language")),
     )
     return OkOut()
 

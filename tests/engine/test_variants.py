@@ -16,7 +16,7 @@ def test_every_game_has_one_entry_that_its_engine_module_agrees_with() -> None:
     for entry in engine.variants.all_variants():
         game = engine.get_game(entry.id)
         assert (game.id, (game.files, game.ranks)) == (entry.id, entry.board)
-        assert set(entry.names) == {"en", "fr", "home"} and entry.pools
+        assert set(entry.names) == {"en", "fr", "ja", "zh", "home"} and entry.pools
 
 
 def test_the_client_gets_the_rules_and_the_entry_facts() -> None:

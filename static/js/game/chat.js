@@ -15,6 +15,7 @@ import { api, request } from "../site/api.js";
 import { html, render } from "../lib/html.js";
 import { errorText, t, tn } from "../i18n/i18n.js";
 import { lineActions } from "./chatmenu.js";
+import { shownText } from "./botgreeting.js";
 
 export const MAX_CHARS = 140;
 const MUTED_KEY = "kodama.chat.muted"; // a JSON list of the player ids muted, newest last
@@ -365,7 +366,7 @@ export class ChatPanel {
     who.textContent = line.username;
     const text = document.createElement("span");
     text.className = "chat-text";
-    text.textContent = line.text; // user text: never markup
+    text.textContent = shownText(line); // user text: never markup
     p.append(who, ": ", text);
     const mine = this.me && line.userId === this.me.id;
     if (!mine) {

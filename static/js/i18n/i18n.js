@@ -1,5 +1,7 @@
-// Every sentence the pages show, in English and French: `t(key, values)`. The language is
-// the one chosen with the EN/FR switch (remembered), else the browser's.
+// Every sentence the pages show, in every shipped language: `t(key, values)`. English and
+// French live here and in the per-area modules; every other language is one file,
+// lang/<code>.js (docs/i18n.md). The language is the one chosen with the switch
+// (remembered, and told to the server by a cookie), else the browser's.
 
 import { ANALYSIS_TEXT } from "./i18n-analysis.js";
 import { CHAT_TEXT } from "./i18n-chat.js";
@@ -9,14 +11,29 @@ import { MODERATION_TEXT } from "./i18n-moderation.js";
 import { RELATION_TEXT } from "./i18n-relations.js";
 import { TEACHING_TEXT } from "./i18n-teaching.js";
 import { TV_TEXT } from "./i18n-tv.js";
-import { TOURNAMENT_TEXT } from "./i18n-tournaments.js";
-import { SWISS_TEXT } from "./i18n-swiss.js";
 import { PUZZLE_TEXT } from "./i18n-puzzles.js";
 import { REVIEW_TEXT } from "./i18n-review.js";
+import { TOURNAMENT_TEXT } from "./i18n-tournaments.js";
+import { SWISS_TEXT } from "./i18n-swiss.js";
+import { ERROR_TEXT } from "./i18n-errors.js";
+import { MORE_LANGUAGES } from "./lang/index.js";
 
 const STORE_KEY = "kodama.lang";
-export const LANGS = ["en", "fr"];
-export const LANG_NAMES = { en: "English", fr: "Français" };
+// The server reads the page's language from this cookie (emails, bots' greetings).
+const COOKIE = "kodama_lang";
+export const LANGS = ["en", "fr", ...MORE_LANGUAGES.map((l) => l.code)];
+// Each language's name in itself, for the switch.
+export const LANG_NAMES = {
+  en: "English",
+  fr: "Français",
+  ...Object.fromEntries(MORE_LANGUAGES.map((l) => [l.code, l.name])),
+};
+// The switch's buttons: the short name each language writes itself with (EN, 日本語).
+export const LANG_SHORT = {
+  en: "EN",
+  fr: "FR",
+  ...Object.fromEntries(MORE_LANGUAGES.map((l) => [l.code, l.short])),
+};
 
 const TEXT = {
   en: {
@@ -168,6 +185,7 @@ const TEXT = {
     "bots.canceled": "The challenge was cancelled.",
     "bots.cancel": "Cancel",
     "bots.failed": "The challenge failed: {error}",
+    "bots.greeting": "Hello! I am {name}, a built-in computer opponent: {about} Have a good game!",
     "bots.about.kodama-perfect": "Plays perfectly from the solved table: never lets a won game go.",
     "bots.about.kodama-fairy": "Fairy-Stockfish, a strong engine for chess variants.",
     "bots.strongest": "The strongest opponent for {game}",
@@ -232,6 +250,9 @@ const TEXT = {
     "pref.lang": "Language",
     "set.animals": "Animals",
     "set.yokai": "Yōkai",
+    "pref.notation": "Notation",
+    "notation.standard": "Standard (C b2xb3)",
+    "notation.japanese": "Japanese (▲B2ひよこ)",
     "replay.first": "First position",
     "replay.prev": "Previous move",
     "replay.next": "Next move",
@@ -378,7 +399,7 @@ const TEXT = {
     "status.deadline": "premier coup dans les {s} s, sinon la partie est annulée",
     "status.moveWithin": "{time} pour jouer",
     "side.first": "premier",
-    "side.second": "second",
+    "side.second": "deuxième",
     "player.first": "premier joueur",
     "player.second": "second joueur",
     "player.First": "Premier joueur",
@@ -491,6 +512,7 @@ const TEXT = {
     "bots.canceled": "Le défi a été annulé.",
     "bots.cancel": "Annuler",
     "bots.failed": "Le défi a échoué : {error}",
+    "bots.greeting": "Bonjour ! Je suis {name}, un adversaire intégré joué par l'ordinateur : {about} Bonne partie !",
     "bots.about.kodama-perfect": "Joue parfaitement d'après la table résolue : ne laisse jamais filer une partie gagnée.",
     "bots.about.kodama-fairy": "Fairy-Stockfish, un moteur fort pour les variantes d'échecs.",
     "bots.strongest": "L'adversaire le plus fort à {game}",
@@ -554,6 +576,9 @@ const TEXT = {
     "pref.lang": "Langue",
     "set.animals": "Animaux",
     "set.yokai": "Yōkaï",
+    "pref.notation": "Notation",
+    "notation.standard": "Standard (C b2xb3)",
+    "notation.japanese": "Japonaise (▲B2ひよこ)",
     "replay.first": "Première position",
     "replay.prev": "Coup précédent",
     "replay.next": "Coup suivant",
@@ -722,6 +747,10 @@ const GAME_TEXT = {
     "piece.dobutsu.animals.G": "Girafe",
     "piece.dobutsu.animals.C": "Poussin",
     "piece.dobutsu.animals.H": "Coq",
+    "piece.dobutsu.yokai.L": "Koropokkuru",
+    "piece.dobutsu.yokai.E": "Kitsune",
+    "piece.dobutsu.yokai.G": "Tanuki",
+    "piece.dobutsu.yokai.C": "Kodama",
     "piece.dobutsu.yokai.H": "Kodama samurai",
     "piece.gorogoro.shogi.K": "Roi",
     "piece.gorogoro.shogi.G": "Général d'or",
@@ -729,6 +758,12 @@ const GAME_TEXT = {
     "piece.gorogoro.shogi.P": "Pion",
     "piece.gorogoro.shogi.+S": "Argent promu",
     "piece.gorogoro.shogi.+P": "Tokin",
+    "piece.gorogoro.yokai.K": "Koropokkuru",
+    "piece.gorogoro.yokai.G": "Kirin",
+    "piece.gorogoro.yokai.S": "Oni",
+    "piece.gorogoro.yokai.P": "Kodama",
+    "piece.gorogoro.yokai.+S": "Super oni",
+    "piece.gorogoro.yokai.+P": "Kodama samurai",
     "piece.jungle.E": "éléphant",
     "piece.jungle.L": "lion",
     "piece.jungle.T": "tigre",
@@ -739,6 +774,12 @@ const GAME_TEXT = {
     "piece.jungle.R": "rat",
   },
 };
+
+// The languages of one file each: their words for every area are already in that file.
+for (const l of MORE_LANGUAGES) {
+  TEXT[l.code] = { ...l.ui };
+  GAME_TEXT[l.code] = { ...l.game };
+}
 
 // The pages about players, the chat, the game records and the analysis board keep their
 // words in their own files (i18n-players.js, i18n-chat.js, i18n-analysis.js).
@@ -760,12 +801,26 @@ for (const l of LANGS) Object.assign(TEXT[l], TV_TEXT[l]);
 for (const l of LANGS) Object.assign(TEXT[l], TOURNAMENT_TEXT[l]);
 // Swiss tournaments (their page): i18n-swiss.js.
 for (const l of LANGS) Object.assign(TEXT[l], SWISS_TEXT[l]);
+// Puzzles (their page and the menu's link): i18n-puzzles.js.
 for (const l of LANGS) Object.assign(TEXT[l], PUZZLE_TEXT[l]);
 // A finished game's computer review (the game page): i18n-review.js.
 for (const l of LANGS) Object.assign(TEXT[l], REVIEW_TEXT[l]);
 
+// The server's refusals no area covers: i18n-errors.js.
+for (const l of LANGS) Object.assign(TEXT[l], ERROR_TEXT[l]);
+
 // Both dictionaries, for the page tests (every key in both languages, no English left).
 export const DICTIONARIES = { ui: TEXT, game: GAME_TEXT };
+
+// The words a page keeps in its own file ({en, fr}: account.js, challenge.js...), with
+// every one-file language's words for it (that file's `pages[name]`). Kept by name for the
+// page tests' key check.
+export const PAGE_WORDS = {};
+export function withLanguages(name, words) {
+  for (const l of MORE_LANGUAGES) words[l.code] = l.pages[name];
+  PAGE_WORDS[name] = words;
+  return words;
+}
 
 function detect() {
   try {
@@ -782,8 +837,14 @@ function detect() {
   return "en";
 }
 
+function tellServer(value) {
+  if (!globalThis.document) return;
+  document.cookie = `${COOKIE}=${value}; path=/; max-age=31536000; SameSite=Lax`;
+}
+
 let lang = detect();
 if (globalThis.document) document.documentElement.lang = lang;
+tellServer(lang);
 
 export function getLang() {
   return lang;
@@ -797,6 +858,7 @@ export function setLang(value) {
   } catch {
     /* private mode */
   }
+  tellServer(value);
   if (globalThis.document) document.documentElement.lang = value;
 }
 
@@ -810,9 +872,10 @@ export function t(key, values = {}) {
   return fill(text, values);
 }
 
-// Singular or plural by n ("one" covers 0 and 1 in French, only 1 in English).
+// Singular or plural by n, by the language's own rule ("one" covers 0 and 1 in French,
+// only 1 in English; Japanese and Chinese have one form, "other").
 export function tn(key, n, values = {}) {
-  const one = lang === "fr" ? n <= 1 : n === 1;
+  const one = new Intl.PluralRules(lang).select(n) === "one";
   return t(`${key}.${one ? "one" : "other"}`, { n, ...values });
 }
 

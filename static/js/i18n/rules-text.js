@@ -8,6 +8,7 @@
 // (jungle's animals by strength), or a named position below.
 
 import { html } from "../lib/html.js";
+import { MORE_LANGUAGES } from "./lang/index.js";
 
 // Positions for the diagrams: pieces by square (upper case first, lower case second),
 // hands by letter, and marks (selected, dest, last, removed, pick, blocked, check).
@@ -745,4 +746,9 @@ const FR = {
   },
 };
 
-export const RULES_TEXT = { en: EN, fr: FR };
+// English and French here; every other language's rules are in its own file (lang/).
+export const RULES_TEXT = {
+  en: EN,
+  fr: FR,
+  ...Object.fromEntries(MORE_LANGUAGES.map((l) => [l.code, l.rules])),
+};

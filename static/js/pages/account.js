@@ -6,14 +6,14 @@
 import { request } from "../site/api.js";
 import { html, render } from "../lib/html.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";
-import { getLang } from "../i18n/i18n.js";
+import { getLang, withLanguages } from "../i18n/i18n.js";
 import { copyText } from "../site/ui.js";
 import { shownName } from "../lib/names.js";
 import { controlWord, setupControl, showEmail } from "./accountcontrol.js";
 
 const $ = (id) => document.getElementById(id);
 
-const WORDS = {
+const WORDS = withLanguages("account", {
   en: {
     title: "Account",
     games: "Games",
@@ -114,7 +114,7 @@ const WORDS = {
     "bot.already_bot": "Ce compte est déjà un bot.",
     ratelimit: "Trop d'essais : réessayez dans {seconds} s.",
   },
-};
+});
 
 function w(key, values = {}) {
   const text = WORDS[getLang()][key] ?? WORDS.en[key] ?? key;

@@ -4,11 +4,11 @@
 // /account?verify=… verifies an address). Every call is the public REST API.
 
 import { request } from "../site/api.js";
-import { getLang } from "../i18n/i18n.js";
+import { getLang, withLanguages } from "../i18n/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
-export const CONTROL_WORDS = {
+export const CONTROL_WORDS = withLanguages("accountControl", {
   en: {
     forgot: "Forgot your password?",
     forgotWhy: "If your account has a verified e-mail address, a link to choose a new password is mailed to it.",
@@ -79,7 +79,7 @@ export const CONTROL_WORDS = {
     "account.link_invalid": "Ce lien n'est plus valable (utilisé, expiré ou mal copié).",
     "mail.unavailable": "Ce serveur n'envoie pas d'e-mail.",
   },
-};
+});
 
 function w(key, values = {}) {
   const text = CONTROL_WORDS[getLang()][key] ?? CONTROL_WORDS.en[key] ?? key;

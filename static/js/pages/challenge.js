@@ -7,11 +7,11 @@
 import { ApiError, api, request } from "../site/api.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";
 import { html, render } from "../lib/html.js";
-import { getLang } from "../i18n/i18n.js";
+import { getLang, withLanguages } from "../i18n/i18n.js";
 import { goToGame } from "../site/site.js";
 import { challengeTerms } from "../site/challengenotice.js";
 
-const WORDS = {
+const WORDS = withLanguages("challenge", {
   en: {
     heading: "Challenge",
     open: "Open challenge: the first two people to open its link play each other.",
@@ -50,7 +50,7 @@ const WORDS = {
     account: "Compte",
     lobby: "Aller au salon",
   },
-};
+});
 const POLL_MS = 1500;
 
 const id = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -76,6 +76,7 @@ function draw() {
   const w = words();
   // An open challenge's name (lichess's label) is its heading; plain text, never markup.
   $("heading").textContent = challenge && challenge.name ? challenge.name : w.heading;
+  document.title = `${w.heading} · Kodama`;
   const lobby = html`<a href="/">${w.lobby}</a>`;
   if (failure && failure.code === "challenge.rated_needs_account") {
     if (challenge) render($("terms"), terms(challenge));

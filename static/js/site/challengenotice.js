@@ -7,11 +7,11 @@
 
 import { request } from "./api.js";
 import { html, render } from "../lib/html.js";
-import { getLang } from "../i18n/i18n.js";
+import { getLang, withLanguages } from "../i18n/i18n.js";
 import { onLanguage } from "./chrome.js";
 import { goToGame } from "./site.js";
 
-const WORDS = {
+const WORDS = withLanguages("challengeNotice", {
   en: {
     region: "Challenges",
     challenges: (name) => `${name} challenges you`,
@@ -41,7 +41,7 @@ const WORDS = {
     youPlay: { white: "vous jouez en second", black: "vous jouez en premier", random: "places tirées au sort" },
     failed: (error) => `Une erreur est survenue : ${error}`,
   },
-};
+});
 
 export function challengeWords() {
   return WORDS[getLang()] || WORDS.en;

@@ -1,10 +1,11 @@
 // The header every page shares: the links (rules, account), the menu button that shows them
-// on a phone, and the EN/FR switch. The switch remembers the choice (i18n.js) and asks the
-// page to draw itself again. Every page also follows its player to a new game (site.js): a
-// page without a socket of its own (the lobby's, a game's) opens the site socket for that.
+// on a phone, and the language switch (each language by its own short name: EN, FR, 日本語).
+// The switch remembers the choice (i18n.js) and asks the page to draw itself again. Every page
+// also follows its player to a new game (site.js): a page without a socket of its own (the
+// lobby's, a game's) opens the site socket for that.
 
 import { html, render } from "../lib/html.js";
-import { LANGS, LANG_NAMES, getLang, setLang, translatePage } from "../i18n/i18n.js";
+import { LANGS, LANG_NAMES, LANG_SHORT, getLang, setLang, translatePage } from "../i18n/i18n.js";
 import { openSiteSocket } from "./site.js";
 import { showWarnings } from "./warnings.js";
 
@@ -21,7 +22,7 @@ function drawSwitch(box) {
     box,
     html`${LANGS.map(
       (l) => html`<button type="button" data-lang="${l}" lang="${l}" title="${LANG_NAMES[l]}"
-        aria-label="${LANG_NAMES[l]}" aria-pressed="${l === current ? "true" : "false"}">${l.toUpperCase()}</button>`,
+        aria-label="${LANG_NAMES[l]}" aria-pressed="${l === current ? "true" : "false"}">${LANG_SHORT[l]}</button>`,
     )}`,
   );
 }

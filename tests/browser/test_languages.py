@@ -1,0 +1,445 @@
+"""Every language of one file (static/js/i18n/lang/, docs/i18n.md), in Chromium: every page at
+desktop and phone size has no English left (its text compared with the same page in English,
+and with English's dictionary words), no axe-core violation and no text overflowing its box;
+a whole game of each of the five games is played in that language; the choice is kept across
+pages and visits; and the fonts the platform offers draw every character (no missing glyph).
+
+A language runs here once its file is there (the Chinese file is written beside Japanese)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.apt import install_once
+from tests.browser.helpers import Game, make_move, open_game, wait_for_ply
+from tests.browser.test_accessibility import BOTS, SIZES, violations
+from tests.server import Server
+
+LANG_DIR = Path(__file__).resolve().parents[2] / "static" / "js" / "i18n" / "lang"
+LOCALES = {"ja": "ja-JP", "zh": "zh-CN"}
+SHIPPED = [lang for lang in LOCALES if (LANG_DIR / f"{lang}.js").exists()]
+VARIANTS = ["dobutsu", "gorogoro", "jungle", "yote", "wali"]
+
+
+def cjk_fonts() -> str:
+    """The CJK fonts fontconfig knows (Debian's fonts-noto-cjk, as CI installs it)."""
+
+    def found() -> str | None:
+        done = subprocess.run(
+            ["fc-list", ":lang=ja", "family"], capture_output=True, text=True, check=False
+        )
+        return done.stdout.strip() or None
+
+    return install_once("fonts-noto-cjk", found)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fonts() -> str:
+    # Before the module's Chromium starts: it reads the fonts once.
+    return cjk_fonts()
+
+
+# The page's own modules: its scripts are served under the site's version (app/web/assets.py),
+# and a module imported from another address would be another instance.
+JS = "document.querySelector('script[type=module][src*=\"/js/\"]').src.replace(/js\\/.*$/, 'js/')"
+
+
+def own(script: str) -> str:
+    """``script`` with __I18N__ and __RULES__ standing for the page's own modules."""
+    for name, module in (("__I18N__", "i18n/i18n.js"), ("__RULES__", "i18n/rules-text.js")):
+        script = script.replace(name, f"(await import({JS} + '{module}'))")
+    return script
+
+
+# ---- what a page shows ------------------------------------------------------------------
+# Every visible text node and every visible element's label, title and placeholder; the
+# language switch names each language in itself, on purpose.
+SHOWN_JS = """() => {
+  const visible = (el) => el && el.getClientRects().length > 0
+    && getComputedStyle(el).visibility !== 'hidden' && !el.closest('.lang-switch');
+  const out = [document.title];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const text = n.textContent.replace(/\\s+/g, ' ').trim();
+    // Code is code (an API's scope names: bot:play), not words.
+    const parent = n.parentElement;
+    if (!text || !visible(parent) || parent.closest('script, style, noscript, code')) continue;
+    out.push(text);
+  }
+  for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
+    if (!visible(el)) continue;
+    for (const name of ['aria-label', 'title', 'placeholder', 'alt']) {
+      const value = (el.getAttribute(name) || '').trim();
+      if (value) out.push(value);
+    }
+  }
+  return out;
+}"""
+
+# English's own words (4 letters or more) that the language's dictionaries never use.
+ENGLISH_WORDS_JS = own(
+    """async (lang) => {
+  const { DICTIONARIES: d } = __I18N__;
+  const words = (dict) => new Set((Object.values(dict).join(' ').toLowerCase()
+    .replace(/\\{\\w+\\}/g, ' ').match(/[a-z']{4,}/g)) || []);
+  const mine = new Set([...words(d.ui[lang]), ...words(d.game[lang])]);
+  return [...new Set([...words(d.ui.en), ...words(d.game.en)])].filter((w) => !mine.has(w));
+}"""
+)
+
+# Text that does not fit its box: each text node's lines drawn outside the element that holds
+# it (spilling, or cut off); a name cut with an ellipsis on purpose excepted. And the page's
+# width, and the header's height on a phone.
+OVERFLOW_JS = """() => {
+  const found = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || el.closest('script, style, noscript')) continue;
+    let box = el;  // the nearest box that is not inline: the one the text must fit
+    while (box.parentElement && getComputedStyle(box).display === 'inline') box = box.parentElement;
+    const style = getComputedStyle(box);
+    const outer = box.getBoundingClientRect();
+    if (outer.width <= 2 || outer.height <= 2) continue; // for screen readers only
+    if (style.textOverflow === 'ellipsis' || style.color === 'rgba(0, 0, 0, 0)') continue;
+    if (['auto', 'scroll'].includes(style.overflowX)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    for (const r of range.getClientRects()) {
+      if (r.width && (r.left < outer.left - 1 || r.right > outer.right + 1)) {
+        const text = n.textContent.trim().slice(0, 40);
+        found.push(`${box.tagName.toLowerCase()}.${box.className}: ${text}`);
+        break;
+      }
+    }
+  }
+  const width = document.documentElement.clientWidth;
+  const wide = document.documentElement.scrollWidth;
+  if (wide > width) found.push(`page ${wide} > ${width}`);
+  const header = document.querySelector('header.site');
+  if (header && header.getBoundingClientRect().height > 110) found.push('header: 3 rows');
+  return found;
+}"""
+
+
+def shown(page: Any) -> list[str]:
+    texts: list[str] = page.evaluate(SHOWN_JS)
+    return texts
+
+
+def untranslated(english: list[str], mine: list[str], data: list[str]) -> list[str]:
+    """The texts shown alike in English and here that hold a Latin word: English left over,
+    unless it is data (a player's name, the site's name)."""
+    same = set(english) & set(mine)
+    latin = re.compile(r"[A-Za-z]{3,}")
+    # An id (a game's, a puzzle's: "uGRgJ", "O75tVZD5") is one token, its case mixed.
+    an_id = re.compile(r"^(?=\S*[a-z][A-Z]|\S*\d)[A-Za-z0-9_-]{4,16}$")
+    return sorted(
+        t for t in same if latin.search(t) and not an_id.match(t) and not any(d in t for d in data)
+    )
+
+
+def english_words(page: Any, lang: str, data: list[str]) -> list[str]:
+    """English dictionary words left on the page (the French test's check, for any
+    language), each with the text it is in."""
+    english = set(page.evaluate(ENGLISH_WORDS_JS, lang))
+    found = []
+    for text in shown(page):
+        rest = text.lower()
+        for item in sorted(data, key=len, reverse=True):  # kodama-easy before Kodama
+            rest = rest.replace(item.lower(), " ")
+        found += [f"{w}: {text}" for w in re.findall(r"[a-z']{4,}", rest) if w in english]
+    return sorted(set(found))
+
+
+def tournament_names(page: Any) -> list[str]:
+    names = []
+    for path, key in (("/api/tournament", "fullName"), ("/api/swiss", "name")):
+        answer = page.request.get(path)
+        if answer.ok:
+            names += [t[key] for rows in answer.json().values() for t in rows if key in t]
+    return names
+
+
+def ready(page: Any) -> None:
+    # The machine is shared: a page's requests may take a while to settle.
+    page.wait_for_load_state("networkidle", timeout=30_000)
+    page.wait_for_function("() => document.documentElement.lang && document.body.innerText.trim()")
+
+
+def fake_bots(page: Any) -> None:
+    page.route(
+        "**/api/bot/online",
+        lambda route: route.fulfill(
+            content_type="application/x-ndjson",
+            body="".join(json.dumps(bot) + "\n" for bot in BOTS),
+        ),
+    )
+
+
+def pages_to_visit(server: Server, page: Any, username: str) -> list[str]:
+    """Every page of the site, each with something on it."""
+    made = page.request.post("/api/games", data={"variant": "jungle", "color": "first"})
+    assert made.ok, made.text()
+    challenge = httpx.post(
+        f"{server.base}/api/challenge/open", json={"variant": "wali"}, timeout=10
+    ).json()
+    arena = page.request.post(
+        "/api/tournament",
+        data={
+            "name": "こだま杯",
+            "variant": "dobutsu",
+            "clockTime": 3,
+            "clockIncrement": 2,
+            "minutes": 60,
+            "waitMinutes": 30,
+        },
+    )
+    assert arena.ok, arena.text()
+    swiss = page.request.post(
+        "/api/swiss/new/kodama",
+        data={"name": "こだま杯", "clock": {"limit": 180, "increment": 2}, "nbRounds": 3},
+    )
+    assert swiss.ok, swiss.text()
+    urls = [
+        "/",
+        "/rules",
+        *[f"/rules/{v}" for v in VARIANTS],
+        "/account",
+        f"/@/{username}",
+        "/leaderboard",
+        "/games",
+        "/tv",
+        "/tournaments",
+        f"/tournament/{arena.json()['id']}",
+        f"/swiss/{swiss.json()['id']}",
+        "/analysis",
+        f"/game/{made.json()['id']}",
+        challenge["url"].removeprefix(server.base),
+        "/invite/no-such-invite",
+        "/mod",
+        "/no-such-page",
+    ]
+    # Pages being added to the site are visited as soon as the server serves them.
+    for extra in ("/training", "/training/daily"):
+        if page.request.get(extra).ok:
+            urls.append(extra)
+    return urls
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("lang", SHIPPED)
+def test_every_page_reads_in_the_language_with_nothing_overflowing(
+    account, new_context, server: Server, output_dir: Path, lang: str, size: str
+) -> None:
+    options: dict[str, Any] = {**SIZES[size], "locale": LOCALES[lang]}
+    mine, username = account(f"{lang}{size[0]}", **options)
+    english = new_context(
+        storage_state=mine.context.storage_state(), **{**SIZES[size], "locale": "en-GB"}
+    ).new_page()
+    anonymous_mine = new_context(**options).new_page()
+    anonymous_english = new_context(**{**SIZES[size], "locale": "en-GB"}).new_page()
+    for page in (mine, english):
+        fake_bots(page)
+    # Data and names: the player's, the site's, the bots' and their BOT title, an engine's,
+    # and the tournaments' (their creators' words; the scheduled ones', the server's setting).
+    data = [username, "Kodama", "kodama-easy", "kodama-random", "BOT", "Fairy-Stockfish"]
+    data += tournament_names(mine)
+    problems: dict[str, Any] = {}
+    visits = [(url, mine, english) for url in pages_to_visit(server, mine, username)]
+    visits.append(("/account", anonymous_mine, anonymous_english))
+    for url, here, there in visits:
+        there.goto(url)
+        ready(there)
+        here.goto(url)
+        ready(here)
+        name = f"{url} ({'anonymous' if here is anonymous_mine else username})"
+        found = {
+            "lang": here.evaluate("() => document.documentElement.lang"),
+            "untranslated": untranslated(shown(there), shown(here), data),
+            "english words": english_words(here, lang, data),
+            "overflow": here.evaluate(OVERFLOW_JS),
+            "axe": violations(here),
+        }
+        if found["lang"] == lang:
+            del found["lang"]
+        found = {key: value for key, value in found.items() if value}
+        if found:
+            problems[name] = found
+        slug = re.sub(r"[^a-z0-9]+", "-", url.lower()).strip("-") or "lobby"
+        here.screenshot(path=output_dir / f"lang-{lang}-{size}-{slug}.png", full_page=True)
+    assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
+
+
+# ---- whole games --------------------------------------------------------------------------
+def board_count(fen: str, lower: bool) -> int:
+    field = fen.split(maxsplit=1)[0]
+    return sum(1 for c in field if c.isalpha() and c.islower() == lower)
+
+
+def next_move(game: Game, rng: random.Random) -> str:
+    """A move that ends the game if there is one; first takes what it can, second plays at
+    random: games end in a few dozen moves."""
+    moves: list[str] = sorted(game.game.legal_moves(game.pos))
+    for move in moves:
+        if game.game.result(game.game.play(game.pos, move)) is not None:
+            return move
+    if game.mover == "first":
+        before = board_count(game.fen, lower=True)
+
+        def taken(move: str) -> int:
+            return before - board_count(game.game.to_text(game.game.play(game.pos, move)), True)
+
+        best = max(taken(m) for m in moves)
+        if best > 0:
+            moves = [m for m in moves if taken(m) == best]
+    return rng.choice(moves)
+
+
+def switch_to(page: Any, lang: str) -> None:
+    page.locator(f'header.site .lang-switch [data-lang="{lang}"]').click()
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("lang", SHIPPED)
+def test_a_whole_game_in_the_language(new_context, lang: str, variant: str) -> None:
+    pages, _, game_id = open_game(
+        new_context, variant, spectator=False, locale=LOCALES[lang], **SIZES["desktop"]
+    )
+    switch_to(pages["second"], lang)  # its browser speaks English: the switch
+    game, rng = Game(variant), random.Random(variant)
+    if variant == "dobutsu":
+        # The Japanese notation, chosen on the game page beside the standard one.
+        pages["first"].locator('#prefs select[data-pref="notation"]').select_option("japanese")
+    while game.result is None:
+        make_move(pages[game.mover], game, next_move(game, rng))
+        assert len(game.moves) < 400, "the game did not end"
+    data = ["Kodama", "Anonymous"]
+    for side, page in pages.items():
+        wait_for_ply(page, len(game.moves))
+        page.wait_for_selector('[data-record="download"]')
+        assert page.evaluate("() => document.documentElement.lang") == lang
+        assert english_words(page, lang, data) == [], side
+        assert page.evaluate(OVERFLOW_JS) == [], side
+    if variant == "dobutsu":
+        first = pages["first"]
+        shown_moves = first.locator("#moves button.mv").all_inner_texts()
+        assert shown_moves and all(m.strip()[0] in "▲△" for m in shown_moves), shown_moves
+        href = first.locator('[data-record="download"]').get_attribute("href")
+        assert href == f"/game/export/{game_id}?notation=japanese"
+        record = first.request.get(href).text()
+        assert re.search(r"^1\. [a-z]\d[a-z]\d\+? \{ ▲[ABC][1-4]", record, re.MULTILINE), record
+
+
+# ---- the choice, kept -------------------------------------------------------------------
+@pytest.mark.parametrize("lang", SHIPPED)
+def test_the_browsers_language_on_a_first_visit_then_the_switch_kept(
+    new_context, server: Server, lang: str
+) -> None:
+    # First visit: the browser's languages choose.
+    first = new_context(locale=LOCALES[lang]).new_page()
+    first.goto("/")
+    first.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    # A browser in English: the switch, on a phone too, then every page and the next visit.
+    context = new_context(locale="en-GB", **SIZES["phone"])
+    page = context.new_page()
+    page.goto("/rules")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    button = page.locator(f'header.site .lang-switch [data-lang="{lang}"]')
+    assert button.is_visible() and button.get_attribute("aria-label") == page.evaluate(
+        own(f"async () => __I18N__.LANG_NAMES['{lang}']")
+    )
+    button.tap()
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    assert button.get_attribute("aria-pressed") == "true"
+    for url in ("/", "/leaderboard", "/rules/jungle", "/account"):
+        page.goto(url)
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    later = context.new_page()  # another visit, same browser
+    later.goto("/tournaments")
+    later.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    # The server is told too (the e-mails): the cookie.
+    cookies = {c["name"]: c["value"] for c in context.cookies(server.base)}
+    assert cookies.get("kodama_lang") == lang
+
+
+# ---- the pages' own dictionaries and the fonts ---------------------------------------------
+PAGE_WORDS_JS = own(
+    """async (lang) => {
+  const { PAGE_WORDS } = __I18N__;
+  const shape = (v) => typeof v === 'object' ? Object.keys(v).sort().join() : typeof v;
+  const wrong = [];
+  for (const [name, words] of Object.entries(PAGE_WORDS)) {
+    const en = words.en, mine = words[lang] || {};
+    for (const key of new Set([...Object.keys(en), ...Object.keys(mine)])) {
+      if (!(key in mine) || !(key in en) || shape(en[key]) !== shape(mine[key])) {
+        wrong.push(`${name}.${key}`);
+      }
+    }
+  }
+  return { names: Object.keys(PAGE_WORDS), wrong };
+}"""
+)
+
+# Each character drawn in the page's font, compared with a character no font has: the same
+# picture (or nothing drawn) is a missing glyph.
+GLYPHS_JS = own(
+    """async (lang) => {
+  const { DICTIONARIES: d, PAGE_WORDS } = __I18N__;
+  const { RULES_TEXT } = __RULES__;
+  const texts = [...Object.values(d.ui[lang]), ...Object.values(d.game[lang])];
+  for (const game of Object.values(RULES_TEXT[lang])) {
+    texts.push(String(game.intro), ...Object.values(game.captions || {}),
+      ...Object.values(game.pieces || {}));
+    for (const s of game.sections) texts.push(s.title, String(s.body));
+  }
+  for (const words of Object.values(PAGE_WORDS)) {
+    for (const v of Object.values(words[lang] || {})) texts.push(typeof v === 'string' ? v : '');
+  }
+  const chars = [...new Set([...texts.join('').replace(/<[^>]*>/g, '')])]
+    .filter((c) => c.codePointAt(0) > 0x7f && c.trim());
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 48;
+  const ctx = canvas.getContext('2d');
+  ctx.font = `32px ${getComputedStyle(document.body).fontFamily}`;
+  const draw = (c) => {
+    ctx.clearRect(0, 0, 48, 48);
+    ctx.fillText(c, 4, 38);
+    return ctx.getImageData(0, 0, 48, 48).data.join('');
+  };
+  const none = draw('\\u{10FFFD}');
+  const blank = draw(' ');
+  return { count: chars.length, missing: chars.filter((c) => [none, blank].includes(draw(c))) };
+}"""
+)
+
+
+@pytest.mark.parametrize("lang", SHIPPED)
+def test_every_character_has_a_glyph_and_every_page_word_a_translation(
+    account, server: Server, lang: str
+) -> None:
+    page, _ = account(f"{lang}g", locale=LOCALES[lang])
+    page.goto("/account")  # account.js, accountcontrol.js and the challenge notice
+    ready(page)
+    on_account = page.evaluate(PAGE_WORDS_JS, lang)
+    challenge = httpx.post(
+        f"{server.base}/api/challenge/open", json={"variant": "yote"}, timeout=10
+    ).json()
+    page.goto(challenge["url"])  # challenge.js
+    ready(page)
+    on_challenge = page.evaluate(PAGE_WORDS_JS, lang)
+    names = {*on_account["names"], *on_challenge["names"]}
+    assert names == {"account", "accountControl", "challenge", "challengeNotice"}
+    assert on_account["wrong"] == on_challenge["wrong"] == []
+    glyphs = page.evaluate(GLYPHS_JS, lang)
+    assert glyphs["count"] > 500  # the language's own script, not a few symbols
+    assert glyphs["missing"] == []
