@@ -21,7 +21,7 @@ from app.botapi.gamestream import follow
 from app.botapi.streams import line
 from app.core.errors import ServiceError
 from app.db.models import GameRow
-from app.games import clock
+from app.games import clock, japanese
 from app.games.state import GameState
 from app.http.auth import Caller, caller
 from app.http.deps import Services, ServicesDep
@@ -225,6 +225,10 @@ async def export_one(
     tags: Flag = True,
     pgnInJson: Flag = False,
     evals: Flag = True,
+    notation: Annotated[
+        Literal["standard", "japanese"],
+        Query(description="japanese: each shōgi move's Japanese form beside it, as a comment"),
+    ] = "standard",
 ) -> Response:
     """As JSON with ``Accept: application/json`` (or ``application/x-ndjson``), else as the
     text record (PGN-style, docs/notation.md), as an attachment named
@@ -243,6 +247,10 @@ async def export_one(
     # Saved as a file (as lichess's export), named after the game: the page's Download link.
     disposition = f'attachment; filename="{exports.record_filename(game)}"'
     comments = None if review is None else review["comments"]
+    if notation == "japanese":
+        comments = japanese.beside(
+            game.variant, game.rules, initial_fen(game), game.moves.split(), comments
+        )
     return PGNResponse(
         exports.text_record(game, context, base, moves=moves, tags=tags, comments=comments),
         headers={"Content-Disposition": disposition},

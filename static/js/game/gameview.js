@@ -14,6 +14,7 @@ import { ClaimCountdown } from "./claimcountdown.js";
 import { Clocks } from "./clock.js";
 import { actionButtons, playerBar, statusLine } from "./gamepanels.js";
 import { renderMoves } from "./moves.js";
+import { notationPicker } from "./notationpref.js";
 import { renderRematch } from "./rematch.js";
 import { isMuted } from "./sound.js";
 import { renderTakeaway } from "./takeaway.js";
@@ -63,7 +64,7 @@ export class GameView {
     this.ratings();
     this.actions();
     this.invite();
-    renderTakeaway($("takeaway"), game);
+    renderTakeaway($("takeaway"), game, page.variant);
     renderMoves($("moves"), {
       moves: game.moves,
       movers: game.movers,
@@ -167,7 +168,7 @@ export class GameView {
         ? html`<label>${t("pref.pieces")} <select id="piece-set" data-pref="piece-set">${PIECE_SETS.map(
             (set) => html`<option value="${set}" ${set === page.pieceSet ? html`selected` : ""}>${t(`set.${set}`)}</option>`,
           )}</select></label>`
-        : ""}`,
+        : ""}${notationPicker(page.variant)}`,
     );
   }
 }

@@ -1,10 +1,12 @@
 // A finished game's record to take away (the game page): "Download the record" saves
-// GET /game/export/{id} as kodama-<game>-<id>.txt, "Analyse" opens it on the analysis board.
+// GET /game/export/{id} as kodama-<game>-<id>.txt (with the moves' Japanese forms when that is
+// the viewer's notation), "Analyse" opens it on the analysis board.
 
 import { html, render } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
+import { recordHref } from "./notationpref.js";
 
-export function renderTakeaway(box, game) {
+export function renderTakeaway(box, game, variant = null) {
   if (!game || !game.result) {
     box.hidden = true;
     render(box, html``);
@@ -14,7 +16,7 @@ export function renderTakeaway(box, game) {
   box.hidden = false;
   render(
     box,
-    html`<a class="button" href="/game/export/${id}" download="kodama-${game.variant}-${game.id}.txt"
+    html`<a class="button" href="${recordHref(variant, game.id)}" download="kodama-${game.variant}-${game.id}.txt"
         data-record="download">${t("record.download")}</a>
       <a class="button" href="/analysis?game=${id}" data-record="analyse">${t("record.analyse")}</a>`,
   );

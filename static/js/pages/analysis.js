@@ -20,6 +20,8 @@ import { MoveTree } from "../game/movetree.js";
 import { otherSide, variantName } from "../lib/variant.js";
 import { moveSentence } from "../i18n/words.js";
 import { PhaseHint } from "../game/phasehint.js";
+import { notationPicker } from "../game/notationpref.js";
+import { storeNotation } from "../board/notation.js";
 import { placementMarks } from "../game/phases.js";
 import { EnginePanel } from "../game/enginepanel.js";
 
@@ -270,6 +272,7 @@ function show() {
   renderStatus(state);
   renderReplay(state);
   engine.show({ variant: state.variant, rules: state.rules, pos, pieceSet: state.pieceSet, live });
+  render($("notation-pref"), notationPicker(state.variant));
   renderTree($("analysis-moves"), state);
   render($("record-tags"), renderTags(state.tags));
   const r = state.record;
@@ -342,6 +345,14 @@ document.addEventListener("keydown", (event) => {
   if (where) {
     event.preventDefault();
     goTo(where);
+  }
+});
+
+// The notation of the move list (the two shōgi games: standard or Japanese).
+document.addEventListener("change", (event) => {
+  if (event.target.dataset && event.target.dataset.pref === "notation") {
+    storeNotation(event.target.value);
+    show();
   }
 });
 

@@ -10,6 +10,7 @@ import { ReportLinks } from "../game/reportlinks.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";
 import { candidatesFor } from "../board/movechoice.js";
 import { storePieceSet } from "../board/pieces.js";
+import { storeNotation } from "../board/notation.js";
 import { html, render } from "../lib/html.js";
 import { destsOf, parseBoard, parseMove } from "../board/position.js";
 import { Premove, listenForCancel, premoveDests, resolvePremove } from "../board/premove.js";
@@ -316,6 +317,10 @@ document.addEventListener("change", (event) => {
     storePieceSet(page.pieceSet);
     page.board.set({ pieceSet: page.pieceSet });
     if (page.game) update(); // the move list names the pieces as the set does
+  }
+  if (pref === "notation") {
+    storeNotation(event.target.value);
+    if (page.game) update(); // the move list and the record's link
   }
 });
 
