@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import engine
 from app.core.errors import ServiceError
+from app.tournaments.naming import default_name
 from app.tournaments.tables import Tournament
 from engine import EngineError
 
@@ -72,7 +73,7 @@ def new_tournament(creator_id: str, form: ArenaForm, now: int) -> Tournament:
     low, high = form.min_rating, form.max_rating
     if low is not None and high is not None and low > high:
         raise _invalid("minRating is above maxRating")
-    name = (form.name or "").strip() or f"{engine.get_game(form.variant).name} Arena"
+    name = (form.name or "").strip() or default_name(form.variant, "arena")
     if len(name) > 40:
         raise _invalid("name must be at most 40 characters")
     return Tournament(

@@ -29,12 +29,12 @@ from app.core.errors import ServiceError
 from app.core.time import Clock, every
 from app.db.models import Player
 from app.tournaments.forms import ArenaForm, new_tournament
+from app.tournaments.naming import SYSTEM_ID, default_name
 from app.tournaments.swissform import SwissForm, new_swiss
 from app.tournaments.tables import Swiss, Tournament
 
 log = logging.getLogger(__name__)
 
-SYSTEM_ID = "kodama"  # the site's own player: no account has a 6-character id
 SYSTEM_NAME = "Kodama"
 DAY_MS = 86_400_000
 AHEAD_MS = 2 * 3_600_000  # the hourly and daily events starting within this are created
@@ -183,8 +183,7 @@ def _entry(i: int, raw: Any) -> Entry:
                       "number")  # fmt: skip
     variant = str(raw.get("variant", ""))
     rules = raw.get("rules") or {}
-    game_name = engine.get_game(variant).name if variant in engine.game_ids() else variant
-    name = raw.get("name") or f"{every.capitalize()} {game_name} {system.capitalize()}"
+    name = raw.get("name") or default_name(variant, system, every)
     entry = Entry(every, offset, variant, round(float(clock[1]) * 60), int(clock[2]), minutes,
                   str(name), {str(k): str(v) for k, v in dict(rules).items()}, system, rounds,
                   interval)  # fmt: skip

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import engine
 from app.core.errors import ServiceError
 from app.tournaments.forms import password_hash
+from app.tournaments.naming import default_name
 from app.tournaments.tables import Swiss
 from engine import EngineError
 
@@ -71,7 +72,7 @@ def new_swiss(creator_id: str, form: SwissForm, now: int) -> Swiss:
     starts = now + 10 * 60_000 if form.starts_ms is None else form.starts_ms
     if starts < now - 60_000 or starts > now + MAX_WAIT_MS:
         raise invalid("start", "startsAt must be from now to 30 days ahead")
-    name = (form.name or "").strip() or f"{engine.get_game(form.variant).name} Swiss"
+    name = (form.name or "").strip() or default_name(form.variant, "swiss")
     if len(name) > 40:
         raise invalid("name", "name must be at most 40 characters")
     if not form.team_id or len(form.team_id) > 40:

@@ -23,6 +23,7 @@ from app.http.bodies import form_or_json, read_body
 from app.http.deps import ServicesDep
 from app.http.responses import NDJSONResponse, errors
 from app.http.schemas import Rules, Variant
+from app.tournaments.naming import name_words
 from app.tournaments.swiss import SwissState, SwissTournaments
 from app.tournaments.swissform import SwissForm
 from app.tournaments.swissstandings import Standing, trf
@@ -118,6 +119,8 @@ def summary(s: Swiss, nb_players: int, now: int) -> dict[str, Any]:
         data["minRating"] = {"rating": s.min_rating}
     if s.max_rating is not None:
         data["maxRating"] = {"rating": s.max_rating}
+    if (words := name_words(s.name, s.variant, "swiss", s.created_by)) is not None:
+        data["defaultName"] = words
     if s.status == "created":
         data["secondsToStart"] = max(0, (s.starts_ms - now) // 1000)
     if s.next_round_ms is not None and s.status != "finished":

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from app.tournaments.naming import name_words
 from app.tournaments.reading import State
 from app.tournaments.scoring import Standing
 from app.tournaments.tables import Tournament
@@ -45,6 +46,8 @@ def summary(tour: Tournament, nb_players: int, now: int) -> dict[str, Any]:
         data["maxRating"] = {"rating": tour.max_rating}
     if tour.description:
         data["description"] = tour.description
+    if (words := name_words(tour.name, tour.variant, "arena", tour.created_by)) is not None:
+        data["defaultName"] = words
     if tour.status == "created":
         data["secondsToStart"] = max(0, (tour.starts_ms - now) // 1000)
     elif tour.status == "started":

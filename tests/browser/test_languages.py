@@ -2,7 +2,8 @@
 desktop and phone size has no English left (its text compared with the same page in English,
 and with English's dictionary words), no axe-core violation and no text overflowing its box;
 a whole game of each of the five games is played in that language; the choice is kept across
-pages and visits; and the fonts the platform offers draw every character (no missing glyph).
+pages and visits; the fonts the platform offers draw every character (no missing glyph);
+and the site's own tournament, named by the server, reads in the language on every page.
 
 A language runs here once its file is there (the Chinese file is written beside Japanese)."""
 
@@ -12,6 +13,7 @@ import json
 import random
 import re
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ import pytest
 from tests.apt import install_once
 from tests.browser.helpers import Game, make_move, open_game, wait_for_ply
 from tests.browser.test_accessibility import BOTS, SIZES, violations
-from tests.server import Server
+from tests.server import Server, running
 
 LANG_DIR = Path(__file__).resolve().parents[2] / "static" / "js" / "i18n" / "lang"
 LOCALES = {"ja": "ja-JP", "zh": "zh-CN"}
@@ -443,3 +445,48 @@ def test_every_character_has_a_glyph_and_every_page_word_a_translation(
     glyphs = page.evaluate(GLYPHS_JS, lang)
     assert glyphs["count"] > 500  # the language's own script, not a few symbols
     assert glyphs["missing"] == []
+
+
+# The site's own hourly arena of Gorogoro shōgi, named by the server (no "name"): the only
+# tournament of this server, so the lobby's line shows it.
+HOURLY_GOROGORO = {"every": "hourly", "at": ":00", "variant": "gorogoro", "clock": "3+2",
+                   "minutes": 57}  # fmt: skip
+GAME_NAMES = {"ja": "ごろごろどうぶつしょうぎ", "zh": "咕噜咕噜动物将棋"}
+
+
+@pytest.fixture(scope="module")
+def scheduled_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running(
+        tmp_path_factory.mktemp("scheduled"),
+        "scheduled-names-Qm4Xv8Tz2Lp6Rw9Kc3Nd7Hf",
+        KODAMA_TOURNAMENT_SCHEDULE=json.dumps([HOURLY_GOROGORO]),
+    ) as srv:
+        yield srv
+
+
+@pytest.mark.parametrize("lang", SHIPPED)
+def test_the_sites_tournament_is_named_in_the_language(
+    scheduled_server: Server, browser: Any, lang: str
+) -> None:
+    # The server first: its database is made (asyncio.run) before Chromium's loop runs.
+    context = browser.new_context(base_url=scheduled_server.base, locale=LOCALES[lang])
+    try:
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        page.goto("/")
+        line = page.locator("#next-tournament [data-next-tournament]")
+        line.wait_for()
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        text = line.inner_text()
+        assert GAME_NAMES[lang] in text and not re.search(r"[A-Za-z]", text), text
+        # The arena's own page and the list say it alike.
+        name = text.split("：", 1)[1].rsplit("、" if lang == "ja" else "，", 1)[0]
+        page.goto("/tournaments")
+        page.locator(f"[data-tournament] a:text-is('{name}')").first.wait_for()
+        line_link = page.locator("[data-tournament] a").first
+        line_link.click()
+        page.wait_for_function(
+            "(name) => document.getElementById('name')?.textContent === name", arg=name
+        )
+    finally:
+        context.close()

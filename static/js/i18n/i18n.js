@@ -302,6 +302,7 @@ const TEXT = {
     "say.takes": "takes the {piece}",
     "say.takesStone": "takes the stone on {sq}",
     "say.promotes": "promotes",
+    "say.sep": ", ",
     "say.removes": "removes the stone on {sq}",
     // ---- invite page ----
     "title.invite": "Invitation · Kodama",
@@ -626,6 +627,7 @@ const TEXT = {
     "say.takes": "prend : {piece}",
     "say.takesStone": "prend le pion en {sq}",
     "say.promotes": "promotion",
+    "say.sep": ", ",
     "say.removes": "retire le pion en {sq}",
     "title.invite": "Invitation · Kodama",
     "invite.heading": "Vous êtes invité à une partie",

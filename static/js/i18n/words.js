@@ -102,5 +102,5 @@ export function moveSentence(variant, beforeFen, text, mover, pieceSet) {
     if (move.promotion) parts.push(t("say.promotes"));
   }
   if (move.removed) parts.push(t("say.removes", { sq: move.removed }));
-  return parts.join(", ");
+  return parts.join(t("say.sep")); // each language's own comma: "、" in Japanese
 }

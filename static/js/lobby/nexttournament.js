@@ -2,15 +2,17 @@
 // running (GET /api/tournament/next), with its countdown (a running Swiss: its round), and a
 // link to every tournament. Read again every REFRESH_MS while the page is in view.
 
-import { request } from "../site/api.js";
+import { api, request } from "../site/api.js";
 import { onLanguage } from "../site/chrome.js";
 import { html, render } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
 import { countdown } from "../pages/tournament-time.js";
+import { tournamentName } from "../lib/tournament-name.js";
 
 const REFRESH_MS = 30_000;
 const line = document.getElementById("next-tournament");
 let next = null;
+let variants = []; // for the game's name in the page's language
 let readAt = 0;
 
 function draw() {
@@ -32,7 +34,7 @@ function draw() {
   render(
     line,
     html`<a href="${href}" data-next-tournament="${next.id}">${t("arena.next", {
-      name: swiss ? next.name : next.fullName,
+      name: tournamentName(next, variants),
       time,
     })}</a> · ${all}`,
   );
@@ -41,6 +43,7 @@ function draw() {
 async function refresh() {
   try {
     next = await request("/api/tournament/next");
+    if (next && next.defaultName && !variants.length) variants = await api.variants();
     readAt = Date.now();
   } catch {
     next = null; // the lobby works without it

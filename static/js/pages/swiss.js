@@ -8,6 +8,7 @@ import { onLanguage, setupChrome } from "../site/chrome.js";
 import { html, render } from "../lib/html.js";
 import { errorText, t } from "../i18n/i18n.js";
 import { variantName } from "../lib/variant.js";
+import { tournamentName } from "../lib/tournament-name.js";
 import { countdown } from "./tournament-time.js";
 
 const $ = (id) => document.getElementById(id);
@@ -103,9 +104,10 @@ function rounds(pairings) {
 function draw() {
   const s = data.swiss;
   if (!s) return;
-  document.title = t("title.swiss", { name: s.name });
+  const name = tournamentName(s, data.variants);
+  document.title = t("title.swiss", { name });
   const variant = data.variants.find((v) => v.id === s.variant);
-  $("name").textContent = s.name;
+  $("name").textContent = name;
   $("terms").textContent = t("swiss.terms", {
     game: variantName(variant) || s.variant,
     clock: `${s.clock.limit / 60}+${s.clock.increment}`,

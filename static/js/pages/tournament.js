@@ -9,6 +9,7 @@ import { onLanguage, setupChrome } from "../site/chrome.js";
 import { html, render } from "../lib/html.js";
 import { errorText, t } from "../i18n/i18n.js";
 import { variantName } from "../lib/variant.js";
+import { tournamentName } from "../lib/tournament-name.js";
 import { countdown } from "./tournament-time.js";
 
 const $ = (id) => document.getElementById(id);
@@ -103,9 +104,10 @@ function standings(players) {
 function draw() {
   const tour = data.tour;
   if (!tour) return;
-  document.title = t("title.tournament", { name: tour.fullName });
+  const name = tournamentName(tour, data.variants);
+  document.title = t("title.tournament", { name });
   const variant = data.variants.find((v) => v.id === tour.variant);
-  $("name").textContent = tour.fullName;
+  $("name").textContent = name;
   $("terms").textContent = `${variantName(variant) || tour.variant} · ${tour.clock.limit / 60}+${tour.clock.increment} · ${
     tour.rated ? t("arena.ratedShort") : t("arena.casual")
   } · ${t("arena.players", { n: tour.nbPlayers })}`;

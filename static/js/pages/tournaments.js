@@ -8,6 +8,7 @@ import { onLanguage, setupChrome } from "../site/chrome.js";
 import { html, render } from "../lib/html.js";
 import { errorText, t } from "../i18n/i18n.js";
 import { variantName } from "../lib/variant.js";
+import { tournamentName } from "../lib/tournament-name.js";
 import { countdown } from "./tournament-time.js";
 import { drawSwissForm, setupSwissForm } from "./swiss-create.js";
 
@@ -24,7 +25,7 @@ function swissLine(swiss) {
       : swiss.status === "started"
         ? t("swiss.round", { round: swiss.round, rounds: swiss.nbRounds })
         : t("arena.over");
-  return html`<li data-swiss="${swiss.id}"><a href="/swiss/${encodeURIComponent(swiss.id)}">${swiss.name}</a>
+  return html`<li data-swiss="${swiss.id}"><a href="/swiss/${encodeURIComponent(swiss.id)}">${tournamentName(swiss, data.variants)}</a>
     <span class="note">${t("swiss.system")} · ${variantName(variant) || swiss.variant} · ${clock} ·
       ${swiss.rated ? t("arena.ratedShort") : t("arena.casual")} · ${t("arena.players", { n: swiss.nbPlayers })} ·
       ${t("swiss.nbRoundsShort", { n: swiss.nbRounds })} · ${when}</span></li>`;
@@ -52,7 +53,7 @@ function line(tour) {
       : tour.status === 20
         ? t("arena.endsAt", { time: countdown(tour.secondsToFinish) })
         : t("arena.over");
-  return html`<li data-tournament="${tour.id}"><a href="/tournament/${encodeURIComponent(tour.id)}">${tour.fullName}</a>
+  return html`<li data-tournament="${tour.id}"><a href="/tournament/${encodeURIComponent(tour.id)}">${tournamentName(tour, data.variants)}</a>
     <span class="note">${t("arena.system")} · ${variantName(variant) || tour.variant} · ${clock} ·
       ${tour.rated ? t("arena.ratedShort") : t("arena.casual")} · ${t("arena.players", { n: tour.nbPlayers })} · ${when}</span></li>`;
 }

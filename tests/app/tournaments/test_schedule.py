@@ -2,7 +2,7 @@
 when malformed, each entry's next events created ahead on the injected clock (an arena two
 hours ahead, a weekly Swiss a day ahead), the next one as time passes, listed as upcoming
 and in the lobby's line, made by "Kodama"; two instances on one database (and a restart)
-never create one slot twice."""
+never create one slot twice; a default name carries the words it was made from."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from app.core.config import Settings
 from app.core.time import ManualClock
 from app.main import create_app
 from app.tournaments import schedule
+from app.tournaments.naming import SYSTEM_ID
 from app.tournaments.swissroutes import iso
 from tests.app.accounts_and_streams import Account, services_of
 from tests.app.conftest import make_settings
@@ -49,7 +50,7 @@ WEEKLY_SWISS = {
 
 def scheduled(client: TestClient, what: str = "tournament") -> dict[str, list[dict[str, Any]]]:
     lists = client.get(f"/api/{what}").json()
-    return {k: [t for t in lists[k] if t["createdBy"] == schedule.SYSTEM_ID] for k in lists}
+    return {k: [t for t in lists[k] if t["createdBy"] == SYSTEM_ID] for k in lists}
 
 
 def test_the_next_events_are_created_ahead_and_the_next_one_as_time_passes(
@@ -117,7 +118,7 @@ def test_the_next_weekly_swiss_is_created_a_day_ahead_once_by_two_instances(
         assert made[0] == made[1] and len(made[0]) == 1
         swiss = made[0][0]
         assert (swiss["name"], swiss["variant"], swiss["teamId"]) == (
-            "Weekly Dou shou qi (Jungle) Swiss", "jungle", schedule.SYSTEM_ID,
+            "Weekly Dou shou qi (Jungle) Swiss", "jungle", SYSTEM_ID,
         )  # fmt: skip
         assert swiss["startsAt"] == iso(saturday) and swiss["secondsToStart"] == 24 * 3600 - 60
         assert swiss["clock"] == {"limit": 300, "increment": 3}
@@ -241,3 +242,43 @@ def test_the_setting_is_json_and_an_instance_does_not_start_on_a_malformed_one(
         TestClient(create_app(bad, ManualClock())),
     ):
         pass
+
+
+def test_a_default_name_carries_its_words_and_a_typed_name_none(
+    database_url: str, tmp_path: Path, clock: ManualClock
+) -> None:
+    unnamed = {k: v for k, v in EVERY_HOUR_AT_ONE.items() if k != "name"} | {"variant": "gorogoro"}
+    entries = [unnamed, EVERY_HOUR_AT_ONE, WEEKLY_SWISS | {"at": "Fri 09:00"}]
+    settings = make_settings(database_url, tmp_path, tournament_schedule=entries)
+    with TestClient(create_app(settings, clock)) as client:
+        arenas = scheduled(client)["created"]
+        hourly = next(t for t in arenas if t["variant"] == "gorogoro")
+        assert hourly["fullName"] == "Hourly Gorogoro shōgi Arena"
+        words = {"every": "hourly", "system": "arena", "variant": "gorogoro"}
+        assert hourly["defaultName"] == words
+        assert client.get(f"/api/tournament/{hourly['id']}").json()["defaultName"] == words
+        # The lobby's line: this arena starts first (08:01).
+        assert client.get("/api/tournament/next").json()["defaultName"] == words
+        typed = next(t for t in arenas if t["variant"] == "dobutsu")
+        assert typed["fullName"] == "Hourly Blitz" and "defaultName" not in typed
+        (swiss,) = scheduled(client, "swiss")["created"]
+        words = {"every": "weekly", "system": "swiss", "variant": "jungle"}
+        assert swiss["defaultName"] == words
+        assert client.get(f"/api/swiss/{swiss['id']}").json()["defaultName"] == words
+        # A person's arena: no name given, the default without a period; a name typed, none,
+        # even one that reads like the site's.
+        owner = Account(client, "anna")
+        made = create_arena(owner, variant="wali")
+        assert made["fullName"] == "Wali Arena"
+        assert made["defaultName"] == {"every": None, "system": "arena", "variant": "wali"}
+        for name in ("Friday fun", "Hourly Wali Arena"):
+            made = create_arena(owner, variant="wali", name=name)
+            assert made["fullName"] == name and "defaultName" not in made
+
+
+def create_arena(owner: Account, **form: Any) -> dict[str, Any]:
+    body = {"clockTime": 3, "clockIncrement": 0, "minutes": 20, "waitMinutes": 1, **form}
+    response = owner.post("/api/tournament", body)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
