@@ -56,6 +56,16 @@ function setupMenu() {
 }
 
 // `ownSocket`: the page has a socket that says gameStart itself (the lobby, a game page).
+// The header takes a second row when its links and the language switch do not fit on one
+// (a tablet held upright with four languages): the pages that fit the screen (the game, its
+// board) size themselves from --header-box, the header's height as drawn.
+function followHeaderHeight() {
+  const header = document.querySelector("header.site");
+  if (!header || !window.ResizeObserver) return;
+  const root = document.documentElement;
+  new ResizeObserver(() => root.style.setProperty("--header-box", `${header.offsetHeight}px`)).observe(header);
+}
+
 export function setupChrome({ ownSocket = false } = {}) {
   if (!ownSocket) openSiteSocket();
   showWarnings(); // a moderator's warning, until it is acknowledged
@@ -63,6 +73,7 @@ export function setupChrome({ ownSocket = false } = {}) {
   translatePage();
   markCurrentLink();
   setupMenu();
+  followHeaderHeight();
   if (!box) return;
   drawSwitch(box);
   box.addEventListener("click", (event) => {
