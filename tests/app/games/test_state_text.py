@@ -31,6 +31,9 @@ def test_the_kept_state_text_is_the_full_state_through_a_game(alice: Player, bob
     with alice.socket(game_id) as a, bob.socket(game_id) as b:
         first = receive(a, "state")
         assert first["me"] == {"id": alice.who.id, "name": alice.who.name}
+        # Bob's socket has its first state before the move: one that joins as the move is
+        # made gets it in that state, and never as a move of its own.
+        assert receive(b, "state")["game"]["moves"] == []
         send(a, type="move", move="b2b3", ply=0)
         move_at(b, 1)
         _same_text(client, game_id)
