@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
 
 import engine
 from app.core.errors import ServiceError
@@ -42,6 +46,25 @@ class ArenaForm:
 
 def _invalid(message: str) -> ServiceError:
     return ServiceError("tournament.invalid", message)
+
+
+def condition_rating(conditions: Mapping[str, Any] | None, key: str, code: str) -> int | None:
+    """lichess's ``conditions.minRating.rating`` / ``maxRating.rating`` of a creation form:
+    None when absent; not a whole number, a 400 with ``code``."""
+    value = (conditions or {}).get(f"{key}.rating")
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ServiceError(code, f"conditions.{key}.rating: a number") from None
+
+
+class JoinIn(BaseModel):
+    """The body (or query) of joining an arena or a Swiss: a private event's password."""
+
+    model_config = ConfigDict(extra="ignore")
+    password: str | None = None
 
 
 def password_hash(password: str) -> str:

@@ -22,7 +22,7 @@ from app.http.deps import ServicesDep
 from app.http.responses import NDJSONResponse, errors
 from app.http.schemas import Rules, Variant
 from app.tournaments import reading, swissroutes, views
-from app.tournaments.forms import ArenaForm
+from app.tournaments.forms import ArenaForm, JoinIn, condition_rating
 from app.tournaments.service import Tournaments
 from app.tournaments.tables import Tournament
 from app.web.assets import STATIC
@@ -57,16 +57,6 @@ class ArenaIn(BaseModel):
     )
 
 
-class JoinIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    password: str | None = None
-
-
-def _rating(conditions: dict[str, Any] | None, key: str) -> int | None:
-    value = (conditions or {}).get(f"{key}.rating")
-    return None if value in (None, "") else int(value)
-
-
 def form_of(body: ArenaIn) -> ArenaForm:
     rules = body.rules
     if isinstance(rules, str):
@@ -84,8 +74,8 @@ def form_of(body: ArenaIn) -> ArenaForm:
         berserkable=body.berserkable,
         streakable=body.streakable,
         password=body.password,
-        min_rating=_rating(body.conditions, "minRating"),
-        max_rating=_rating(body.conditions, "maxRating"),
+        min_rating=condition_rating(body.conditions, "minRating", "tournament.invalid"),
+        max_rating=condition_rating(body.conditions, "maxRating", "tournament.invalid"),
         description=body.description,
     )
 

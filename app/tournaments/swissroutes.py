@@ -23,6 +23,7 @@ from app.http.bodies import form_or_json, read_body
 from app.http.deps import ServicesDep
 from app.http.responses import NDJSONResponse, errors
 from app.http.schemas import Rules, Variant
+from app.tournaments.forms import JoinIn, condition_rating
 from app.tournaments.naming import name_words
 from app.tournaments.swiss import SwissState, SwissTournaments
 from app.tournaments.swissform import SwissForm
@@ -61,21 +62,6 @@ class SwissIn(BaseModel):
     conditions: Annotated[dict[str, Any], Field(max_length=8)] | None = (
         None  # minRating.rating, maxRating.rating
     )
-
-
-class JoinIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    password: str | None = None
-
-
-def _rating(conditions: dict[str, Any] | None, key: str) -> int | None:
-    value = (conditions or {}).get(f"{key}.rating")
-    if value in (None, ""):
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ServiceError("swiss.invalid_rating", f"conditions.{key}.rating: a number") from None
 
 
 class ScheduleIn(BaseModel):
@@ -211,8 +197,8 @@ async def create(
         rated=body.rated,
         description=body.description,
         password=body.password,
-        min_rating=_rating(body.conditions, "minRating"),
-        max_rating=_rating(body.conditions, "maxRating"),
+        min_rating=condition_rating(body.conditions, "minRating", "swiss.invalid_rating"),
+        max_rating=condition_rating(body.conditions, "maxRating", "swiss.invalid_rating"),
     )
     swiss = await swisses(services).create(who.identity, form)
     return await _info(services, swiss.id, who.identity.id)

@@ -152,6 +152,10 @@ def test_refusals_and_private_arenas(client: TestClient, clock: ManualClock) -> 
                  "tournament.invalid")  # fmt: skip
     assert_error(owner.post("/api/tournament", {"clockTime": 3, "minutes": 20, "variant": "go"}),
                  400, "tournament.invalid")  # fmt: skip
+    # A rating limit that is not a number is the form's refusal, not a server error.
+    assert_error(owner.post("/api/tournament", {"clockTime": 3, "minutes": 20,
+                            "conditions.minRating.rating": "high"}), 400,
+                 "tournament.invalid")  # fmt: skip
     made = create(owner, password="sesame", **{"conditions.maxRating.rating": 1400})
     tid = made["id"]
     assert made["private"] is True and made["maxRating"] == {"rating": 1400}
