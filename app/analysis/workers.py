@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import math
 import multiprocessing
+import signal
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -109,13 +110,21 @@ class Lane:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # Made at the first request: an instance nobody asks starts no process.
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=CONTEXT)
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=CONTEXT, initializer=ignore_interrupts
+            )
         return self._pool
 
     def stop(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def ignore_interrupts() -> None:
+    """A worker's start: Ctrl+C in the server's terminal reaches the whole process group, and
+    the server, not its workers, answers it (it shuts its pools down on the way out)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class AnalysisWorkers:

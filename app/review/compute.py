@@ -11,6 +11,7 @@ from pathlib import Path
 
 import engine
 from app.analysis.evaluate import Budget, evaluate_position
+from app.analysis.workers import ignore_interrupts
 from app.review.judge import PositionValue
 
 # Lower than the server's: on a machine the reviews share with the games, the games' moves
@@ -19,7 +20,9 @@ NICENESS = 10
 
 
 def lower_priority() -> None:
-    """A worker's start: below the server in the scheduler's order."""
+    """A worker's start: below the server in the scheduler's order, and deaf to Ctrl+C (the
+    server answers it)."""
+    ignore_interrupts()
     os.nice(NICENESS)
 
 
