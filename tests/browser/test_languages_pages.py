@@ -1,5 +1,5 @@
 """The page sweeps of every other shipped language (test_languages.py runs the rest): a
-module of their own, so that a second worker takes them (docs/i18n.md)."""
+module of their own, so that a second worker takes them."""
 
 from __future__ import annotations
 
