@@ -13,6 +13,7 @@ from typing import Any
 
 import berserk
 import httpx
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.app.outbox.test_outbox_crash import TRY_GAME
@@ -85,7 +86,15 @@ def person_game(page: Any, tid: str, after: str | None = None) -> str:
         return None if found == after else found
 
     game_id = str(wait_for(paired))
-    page.goto(f"/tournament/{tid}")
+    try:
+        page.goto(f"/tournament/{tid}")
+    except PlaywrightError as error:
+        # A finished game's page follows its player to the next arena game: when the pairing
+        # comes first, that navigation interrupts this one; go once it has landed.
+        if "interrupted by another navigation" not in str(error):
+            raise
+        page.wait_for_url(f"**/game/{game_id}")
+        page.goto(f"/tournament/{tid}")
     page.locator(f'[data-my-game][href="/game/{game_id}"]').wait_for()
     return game_id
 
