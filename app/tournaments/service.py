@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import secrets
 from collections.abc import Callable
@@ -30,7 +29,8 @@ from app.games.terms import GameTerms
 from app.games.timecontrol import TimeControl
 from app.ratings.reading import read_at_start
 from app.tournaments import reading
-from app.tournaments.forms import ArenaForm, new_tournament, password_hash
+from app.tournaments.entry import admitted_rating, check_password
+from app.tournaments.forms import ArenaForm, new_tournament
 from app.tournaments.pairing import Waiting, colour_balance, wave
 from app.tournaments.schedule import Scheduler
 from app.tournaments.tables import Tournament, TournamentPairing, TournamentPlayer
@@ -131,23 +131,20 @@ class Tournaments:
         tour = await self.get(tournament_id)
         if tour.status == FINISHED:
             raise ServiceError("tournament.finished", "this tournament is over", 409)
-        if tour.password_hash is not None and not hmac.compare_digest(
-            tour.password_hash, password_hash(password or "")
-        ):
-            raise ServiceError("tournament.password", "wrong tournament password", 403)
+        check_password(tour.password_hash, password, "tournament")
         async with self.sessions() as session, session.begin():
             mine = await session.get(TournamentPlayer, (tournament_id, who.id))
             if mine is not None:
                 mine.withdrawn = False
             else:
-                ratings = await read_at_start(session, tour.variant, [who.id], self.now())
-                if who.id not in ratings:
-                    raise ServiceError("tournament.account", "only accounts join arenas", 403)
-                rating = round(ratings[who.id].rating)
-                if tour.min_rating is not None and rating < tour.min_rating:
-                    raise ServiceError("tournament.rating", "your rating is too low", 403)
-                if tour.max_rating is not None and rating > tour.max_rating:
-                    raise ServiceError("tournament.rating", "your rating is too high", 403)
+                rating = await admitted_rating(
+                    session,
+                    tour.variant,
+                    who.id,
+                    (tour.min_rating, tour.max_rating),
+                    "tournament",
+                    self.now(),
+                )
                 session.add(
                     TournamentPlayer(
                         tournament_id=tournament_id,

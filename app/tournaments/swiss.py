@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import secrets
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from app.games.service import GameService
 from app.games.terms import GameTerms
 from app.games.timecontrol import TimeControl
 from app.ratings.reading import read_at_start
-from app.tournaments.forms import password_hash
+from app.tournaments.entry import admitted_rating, check_password
 from app.tournaments.swissform import SwissForm, new_swiss, not_found
 from app.tournaments.swisspairing import pair_round
 from app.tournaments.swissstandings import Joined, Played, Standing, entrants, standings
@@ -154,23 +153,20 @@ class SwissTournaments:
         swiss = await self.get(swiss_id)
         if swiss.status == FINISHED or swiss.round >= swiss.nb_rounds:
             raise ServiceError("swiss.finished", "no round of this tournament is left", 409)
-        if swiss.password_hash is not None and not hmac.compare_digest(
-            swiss.password_hash, password_hash(password or "")
-        ):
-            raise ServiceError("swiss.password", "wrong tournament password", 403)
+        check_password(swiss.password_hash, password, "swiss")
         async with self.sessions() as session, session.begin():
             mine = await session.get(SwissPlayer, (swiss_id, who.id))
             if mine is not None:
                 mine.withdrawn = False
                 return
-            ratings = await read_at_start(session, swiss.variant, [who.id], self.now())
-            if who.id not in ratings:
-                raise ServiceError("swiss.account", "only accounts join tournaments", 403)
-            rating = round(ratings[who.id].rating)
-            if swiss.min_rating is not None and rating < swiss.min_rating:
-                raise ServiceError("swiss.rating", "your rating is too low", 403)
-            if swiss.max_rating is not None and rating > swiss.max_rating:
-                raise ServiceError("swiss.rating", "your rating is too high", 403)
+            rating = await admitted_rating(
+                session,
+                swiss.variant,
+                who.id,
+                (swiss.min_rating, swiss.max_rating),
+                "swiss",
+                self.now(),
+            )
             session.add(
                 SwissPlayer(
                     swiss_id=swiss_id,
