@@ -257,6 +257,9 @@ class Relations:
             if viewer is not None and viewer != player.id:
                 following = await self._follows(session, viewer, player.id)
         assert player.username is not None
+        # A player reading their own profile is online, whatever the last beat wrote: the
+        # socket of the page they just left may be gone before this page's one is counted.
+        online = online or viewer == player.id
         now = Now(player.id, player.username, player.title, bool(online), playing.get(player.id))
         return now, following
 
