@@ -58,7 +58,10 @@ def play_the_computer(page, rated: bool = False) -> str:
     page.locator('input[name="clock"][value="none"]').check()
     page.locator('input[name="color"][value="first"]').check()
     button = page.locator(BUTTON)
-    page.wait_for_function(f"() => !document.querySelector('{BUTTON}').disabled")
+    # The lobby draws its buttons once its script has run: none yet is not an error.
+    page.wait_for_function(
+        f"() => {{ const b = document.querySelector('{BUTTON}'); return b && !b.disabled; }}"
+    )
     button.click()
     page.wait_for_url("**/game/*")
     wait_started(page)

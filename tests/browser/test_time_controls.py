@@ -92,7 +92,7 @@ def test_a_correspondence_game_is_listed_under_your_turn(new_context: Any) -> No
     first, second, game_id = two_players(new_context, days=3)
     # The game page tells the player to move how long is left, in days and hours.
     first.wait_for_function(
-        "() => /2 d 23 h left to move/.test(document.querySelector('.deadline').textContent)"
+        "() => /2 d 23 h left to move/.test(document.querySelector('.deadline')?.textContent)"
     )
     first.goto("/")
     entry = first.locator(f'#your-turn .your-turn-game[data-game="{game_id}"]')
