@@ -157,5 +157,5 @@ async def cloud_eval(
 
 
 @page_router.get("/analysis")
-async def analysis_page() -> Response:
-    return STATIC.page("analysis.html")
+async def analysis_page(request: Request) -> Response:
+    return STATIC.page("analysis.html", request)

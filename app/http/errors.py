@@ -68,7 +68,7 @@ def wants_page(request: Request) -> bool:
 
 async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     if exc.status_code == 404 and wants_page(request):
-        return STATIC.page("404.html", status_code=404)
+        return STATIC.page("404.html", request, status_code=404)
     codes = {404: "not_found", 405: "method.not_allowed"}
     headers = exc.headers  # a 405's Allow: the methods the path has
     if exc.status_code == 405:

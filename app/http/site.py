@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Awaitable, Callable
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -99,8 +99,8 @@ def site() -> FastAPI:
 
 def _add_pages(app: FastAPI) -> None:
     def page(name: str) -> Callable[..., Awaitable[Response]]:
-        async def serve() -> Response:
-            return STATIC.page(name)
+        async def serve(request: Request) -> Response:
+            return STATIC.page(name, request)
 
         return serve
 
@@ -113,11 +113,11 @@ def _add_pages(app: FastAPI) -> None:
     app.add_api_route("/training/daily", page("puzzle.html"), include_in_schema=False)
     app.add_api_route("/training/{puzzle_id}", page("puzzle.html"), include_in_schema=False)
 
-    async def rules_page(game: str) -> Response:
+    async def rules_page(game: str, request: Request) -> Response:
         # Only the games have a rules page: any other name is a 404 like any unknown URL.
         if game not in engine.game_ids():
             raise StarletteHTTPException(404, f"no rules page for {game!r}")
-        return STATIC.page("rules.html")
+        return STATIC.page("rules.html", request)
 
     app.add_api_route("/rules/{game}", rules_page, include_in_schema=False)
     app.add_api_route("/account", page("account.html"), include_in_schema=False)

@@ -342,4 +342,4 @@ async def mod_page(request: Request, services: ServicesDep) -> Response:
             raise required()
     except ServiceError as exc:
         status = exc.status
-    return STATIC.page("mod.html", status_code=status)
+    return STATIC.page("mod.html", request, status_code=status)

@@ -252,11 +252,11 @@ async def bot_berserk(game_id: str, who: Anyone, services: ServicesDep) -> JSONR
 
 
 @page_router.get("/tournaments")
-async def list_page() -> Response:
-    return STATIC.page("tournaments.html")
+async def list_page(request: Request) -> Response:
+    return STATIC.page("tournaments.html", request)
 
 
 @page_router.get("/tournament/{tournament_id}")
-async def arena_page(tournament_id: str, services: ServicesDep) -> Response:
+async def arena_page(tournament_id: str, request: Request, services: ServicesDep) -> Response:
     tour = await arenas(services).find(tournament_id)
-    return STATIC.page("tournament.html", status_code=200 if tour is not None else 404)
+    return STATIC.page("tournament.html", request, status_code=200 if tour is not None else 404)

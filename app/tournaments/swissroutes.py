@@ -332,7 +332,7 @@ async def export_trf(swiss_id: str, request: Request, services: ServicesDep) -> 
 
 
 @page_router.get("/swiss/{swiss_id}")
-async def swiss_page(swiss_id: str, services: ServicesDep) -> Response:
+async def swiss_page(swiss_id: str, request: Request, services: ServicesDep) -> Response:
     """After the TRF's route: ``/swiss/{id}.trf`` is the export, not a page."""
     found = await swisses(services).find(swiss_id)
-    return STATIC.page("swiss.html", status_code=200 if found is not None else 404)
+    return STATIC.page("swiss.html", request, status_code=200 if found is not None else 404)

@@ -32,9 +32,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from fastapi import Request
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
+
+from app.core.words import request_language
 
 ROOT = Path(__file__).resolve().parents[2] / "static"
 PREFIX = "/static/"
@@ -53,6 +56,8 @@ SLOT = re.compile(rb"<!-- part: ([a-z]+) -->")
 # Markup two pages share (the board's live region and promotion dialog): a line
 # "<!-- include: NAME -->" in a page is the file include/NAME.
 INCLUDE = re.compile(rb"^[ \t]*<!-- include: ([a-z0-9-]+\.html) -->\n", re.MULTILINE)
+# The layout's root element: each page is served with the visitor's language in it.
+SERVED_LANG = b'<html lang="en">'
 
 
 @dataclass(frozen=True)
@@ -155,14 +160,18 @@ class StaticTree:
                 found.append((path, stat.st_size, stat.st_mtime_ns))
         return sorted(found)
 
-    def page(self, name: str, status_code: int = 200) -> Response:
-        """A page (``game.html``…), its files named under the current version."""
-        return Response(
-            self.current().pages[name],
-            status_code=status_code,
-            media_type="text/html",
-            headers={"Cache-Control": NO_CACHE},
-        )
+    def page(self, name: str, request: Request | None = None, status_code: int = 200) -> Response:
+        """A page (``game.html``…), its files named under the current version. Given the
+        ``request``, the page says the language it will be read in (``<html lang>``: the
+        visitor's choice, else their browser's, as the page's script picks it) before its
+        script runs: what a screen reader, a search engine and a font fallback see first."""
+        body = self.current().pages[name]
+        headers = {"Cache-Control": NO_CACHE}
+        if request is not None:
+            lang = request_language(request.cookies, request.headers.get("accept-language"))
+            body = body.replace(SERVED_LANG, f'<html lang="{lang}">'.encode(), 1)
+            headers["Vary"] = "Cookie, Accept-Language"
+        return Response(body, status_code=status_code, media_type="text/html", headers=headers)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The ``/static`` mount (ASGI): a file, 304 when the browser has it, 404, or 405."""

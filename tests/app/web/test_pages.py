@@ -101,8 +101,46 @@ def test_pages_are_served_as_html(client: TestClient, url: str) -> None:
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
     assert response.headers["cache-control"] == "no-cache"
+    # Served in the visitor's language (the next test), but the API's reference, in English.
+    assert response.headers.get("vary") == (None if url == "/docs" else "Cookie, Accept-Language")
     assert response.text == served_page(PAGES[url])
     assert '<script type="module"' in response.text
+
+
+# One address per way a page is served: the site's pages, the rules, a feature's router, a
+# 404 profile and the 404 page (every page of PAGES varies alike: the test above).
+@pytest.mark.parametrize("url", ["/", "/rules/dobutsu", "/tournaments", "/@/nobody", "/no-such"])
+def test_a_page_is_served_in_the_language_it_will_be_read_in(client: TestClient, url: str) -> None:
+    """``<html lang>`` before any script runs: the language chosen with the switch (its
+    cookie), else the browser's first one the site has, else English; the rest of the page is
+    the same, and caches are told that it varies with both."""
+    headers = {"Accept": "text/html"}  # an unknown address answers the 404 page to a browser
+
+    def served(**more: str) -> tuple[str, str]:
+        response = client.get(url, headers={**headers, **more})
+        assert response.headers["vary"] == "Cookie, Accept-Language"
+        root = re.search(r"<html[^>]*>", response.text)
+        assert root is not None
+        return root.group(0), response.text.replace(root.group(0), "<html>")
+
+    english, rest = served()
+    assert english == '<html lang="en">'
+    assert served(**{"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.8"}) == ('<html lang="ja">', rest)
+    assert served(**{"Accept-Language": "de-DE, zh;q=0.5"})[0] == '<html lang="zh">'
+    assert served(**{"Accept-Language": "de-DE"})[0] == '<html lang="en">'
+    client.cookies.set("kodama_lang", "fr")
+    try:
+        assert served(**{"Accept-Language": "ja"})[0] == '<html lang="fr">'
+        client.cookies.set("kodama_lang", "xx")  # not a language of the site: the browser's
+        assert served(**{"Accept-Language": "ja"})[0] == '<html lang="ja">'
+    finally:
+        client.cookies.delete("kodama_lang")
+
+
+def test_the_api_reference_page_stays_english(client: TestClient) -> None:
+    """Swagger UI writes English whatever the visitor reads: its page says so."""
+    response = client.get("/docs", headers={"Accept-Language": "ja"})
+    assert '<html lang="en">' in response.text
 
 
 # ---- one head for every page (static/layout.html, composed by app/web/assets.py) -----------
