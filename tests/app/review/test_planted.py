@@ -1,8 +1,8 @@
 """A review marks the blunders planted in a game, on positions whose value is known: in
 Dōbutsu by a (reduced) table, where exactly the moves that changed the outcome are marked,
-with the move that kept it; in Dōbutsu, Gorogoro, Jungle and Yote, a short forced win thrown
-away (the win proven by the engine alone, tests/app/analysis/test_evaluate.py); in Wali,
-where every move from the known forced win still wins, the win played out unmarked."""
+with the move that kept it; in every game, a short forced win thrown away (the win proven by
+the engine alone, tests/app/analysis/test_evaluate.py), the moves before it unmarked; and in
+Wali a forced win played out, unmarked."""
 
 from __future__ import annotations
 
@@ -22,13 +22,21 @@ URL = "/api/game/{}/analysis"
 # From REDUCED (first wins in 3 plies): first drops its chick where it only draws, second
 # keeps the draw, first keeps it, then second steps where it loses; second resigns.
 TABLE_GAME = ("C*a1", "b4b3", "b1c1", "b3b4")
-# Each game's planted blunder: from its FORCED position, the moves played, the last one the
-# blunder (thrown away: the forced win the side to move had).
+# Wali's FORCED position has no blunder to plant (first has so many stones that every move
+# still wins). Here first's three stones against second's one are three plies from the
+# capture of its last stone, with three plies left before the no-progress draw (100 plies
+# without a removal): c3c2 is the only win, and two plies later the capture is the only move
+# that does not end the game drawn (a mate, 100 %, to a draw, 50 %: a blunder on any curve).
+WALI_NEAR_NO_PROGRESS = "5s/6/2S3/6/SS4 f 0 0 97"
+# Each game's planted blunder: the position it starts from and the moves played, the last
+# one the blunder (thrown away: the forced win the side to move had), those before it the
+# best (a forced win kept).
 PLANTED = {
-    "dobutsu": ["C*c4"],
-    "gorogoro": ["b1c2+", "b2a3", "b5b4"],
-    "jungle": ["c8c9"],
-    "yote": ["*b4"],
+    "dobutsu": (FORCED["dobutsu"], ["C*c4"]),
+    "gorogoro": (FORCED["gorogoro"], ["b1c2+", "b2a3", "b5b4"]),
+    "jungle": (FORCED["jungle"], ["c8c9"]),
+    "wali": (WALI_NEAR_NO_PROGRESS, ["c3c2", "f5f4", "c2d2"]),
+    "yote": (FORCED["yote"], ["*b4"]),
 }
 
 
@@ -73,13 +81,14 @@ def test_the_table_marks_exactly_the_moves_that_changed_the_outcome(reviews: Tes
 
 @pytest.mark.parametrize("variant", sorted(PLANTED))
 def test_a_short_forced_win_thrown_away_is_a_blunder(reviews: TestClient, variant: str):
-    moves = PLANTED[variant]
-    _, body = reviewed(reviews, variant, FORCED[variant], moves)
+    fen, moves = PLANTED[variant]
+    _, body = reviewed(reviews, variant, fen, moves)
     planted = body["plies"][len(moves) - 1]
     assert planted["move"] == moves[-1]
     assert planted["mark"] == "blunder", planted
+    assert [p["ply"] for p in body["plies"] if "mark" in p] == [len(moves)]
     game = engine.get_game(variant)
-    pos = game.from_text(FORCED[variant])
+    pos = game.from_text(fen)
     for move in moves[:-1]:
         pos = game.play(pos, move)
     side = game.side_to_move(pos)
