@@ -123,7 +123,7 @@ _BUILT_IN = (
         pools=((3, 2), (5, 5), (10, 5)),
         evaluator="shogi",
         notation="letter",
-        piece_sets=("yokai", "shogi"),
+        piece_sets=("animals", "yokai"),
     ),
     Variant(
         id="jungle",

@@ -4,8 +4,9 @@ form beside it when asked (``?notation=japanese``). The game page writes the sam
 static/js/board/notation.js; tests/app/games/test_japanese.py holds the two to one output.
 
 Dōbutsu as its books print it: ``▲B2ひよこ`` (columns A–C from the first player's left, rows
-1–4 from the far side). Gorogoro as shogi: ``▲３四歩``, ``△２二銀成``, ``▲４五歩打`` (files
-1–5 from the first player's right, ranks 一–六 from the far side)."""
+1–4 from the far side). Gorogoro with ごろごろどうぶつしょうぎ's animals on shogi's squares:
+``▲３四ひよこ``, ``△２二ねこ成``, ``▲４五ひよこ打`` (files 1–5 from the first player's right,
+ranks 一–六 from the far side, as Japanese players read a shogi board)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,14 @@ import engine
 
 NAMES = {
     "dobutsu": {"L": "ライオン", "E": "ゾウ", "G": "キリン", "C": "ひよこ", "H": "ニワトリ"},
-    "gorogoro": {"K": "玉", "G": "金", "S": "銀", "P": "歩", "+S": "成銀", "+P": "と"},
+    "gorogoro": {
+        "K": "ライオン",
+        "G": "いぬ",
+        "S": "ねこ",
+        "P": "ひよこ",
+        "+S": "パワーアップねこ",
+        "+P": "ニワトリ",
+    },
 }
 SHOGI_STYLE = {"gorogoro"}
 FILE_DIGITS = "０１２３４５６７８９"

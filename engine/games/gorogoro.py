@@ -1,4 +1,6 @@
-"""Gorogoro shōgi / Yōkaï no Mori 5×6 (rules/gorogoro.md): dobutsu's rules with a few changes."""
+"""Gorogoro shōgi — ごろごろどうぶつしょうぎ, Yōkaï no Mori 5×6 (rules/gorogoro.md): dobutsu's
+rules with a few changes. The letters are shogi's (King, Gold, Silver, Pawn, as USI writes
+them); the names are the official game's animals and Yōkaï no Mori's yokai."""
 
 from __future__ import annotations
 
@@ -8,26 +10,24 @@ RULES = ShogiRules(
     files=5,
     ranks=6,
     kinds=(
-        PieceKind("K", {"shogi": "King", "yokai": "Koropokkuru"}, DIRECTIONS["king"], royal=True),
-        PieceKind("G", {"shogi": "Gold general", "yokai": "Kirin"}, DIRECTIONS["gold"]),
-        PieceKind(
-            "S", {"shogi": "Silver general", "yokai": "Oni"}, DIRECTIONS["silver"], promotes_to="+S"
-        ),
+        PieceKind("K", {"animals": "Lion", "yokai": "Koropokkuru"}, DIRECTIONS["king"], royal=True),
+        PieceKind("G", {"animals": "Dog", "yokai": "Kirin"}, DIRECTIONS["gold"]),
+        PieceKind("S", {"animals": "Cat", "yokai": "Oni"}, DIRECTIONS["silver"], promotes_to="+S"),
         PieceKind(
             "P",
-            {"shogi": "Pawn", "yokai": "Kodama"},
+            {"animals": "Chick", "yokai": "Kodama"},
             DIRECTIONS["forward"],
             promotes_to="+P",
             pawn=True,
         ),
         PieceKind(
             "+S",
-            {"shogi": "Promoted silver", "yokai": "Super oni"},
+            {"animals": "Power-up cat", "yokai": "Super oni"},
             DIRECTIONS["gold"],
             demotes_to="S",
         ),
         PieceKind(
-            "+P", {"shogi": "Tokin", "yokai": "Kodama samurai"}, DIRECTIONS["gold"], demotes_to="P"
+            "+P", {"animals": "Hen", "yokai": "Kodama samurai"}, DIRECTIONS["gold"], demotes_to="P"
         ),
     ),
     start="sgkgs/5/1ppp1/1PPP1/5/SGKGS",

@@ -212,7 +212,7 @@ def test_french_everywhere_with_a_remembered_switch(new_context, output_dir: Pat
     first.wait_for_selector('[data-action="resign"]')
     assert first.locator('[data-action="resign"]').inner_text() == "Abandonner"
     assert first.locator('[data-square="c1"]').get_attribute("aria-label") == (
-        "c1, koropokkuru du premier joueur, zone de promotion du second joueur"
+        "c1, lion du premier joueur, zone de promotion du second joueur"
     )
     assert first.evaluate(ENGLISH_ONLY_JS) == []
     first.screenshot(path=output_dir / "gorogoro-fr.png")

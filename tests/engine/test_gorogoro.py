@@ -537,6 +537,22 @@ def test_describe_zones_and_camps() -> None:
     assert data["squares"]["camps"]["first"] == zones["second"]
 
 
+def test_describe_names_the_official_animals_and_the_yokai() -> None:
+    # ごろごろどうぶつしょうぎ's pieces (the default pictures), then Yōkaï no Mori's.
+    names = {p["letter"]: p["names"] for p in GOROGORO.describe()["pieces"]}
+    assert {letter: n["animals"] for letter, n in names.items()} == {
+        "K": "Lion",
+        "G": "Dog",
+        "S": "Cat",
+        "P": "Chick",
+        "+S": "Power-up cat",
+        "+P": "Hen",
+    }
+    assert names["K"]["yokai"] == "Koropokkuru" and names["+S"]["yokai"] == "Super oni"
+    assert all(set(n) == {"animals", "yokai"} for n in names.values())
+    assert engine.describe("gorogoro")["piece_sets"][0] == "animals"
+
+
 @pytest.mark.parametrize(
     "text",
     ["hello", "B1B2", "b1b2 ", "b1b7", "f1f2", "a0a1", "b3b4++", "p*a3", "P*a7", "P*f3",

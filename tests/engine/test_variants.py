@@ -25,7 +25,7 @@ def test_the_client_gets_the_rules_and_the_entry_facts() -> None:
     assert yote["notation"] == "squares" and yote["names"]["fr"] == "Yoté"
     assert yote["stones"]["jumps"] == [[0, 2], [0, -2], [2, 0], [-2, 0]]
     assert engine.describe("wali")["stones"]["move_while_placing"] is False
-    assert engine.describe("gorogoro")["piece_sets"] == ["yokai", "shogi"]
+    assert engine.describe("gorogoro")["piece_sets"] == ["animals", "yokai"]
 
 
 def test_a_registered_game_is_built_and_listed_until_taken_out() -> None:

@@ -56,14 +56,18 @@ export function readableMove(variant, beforeFen, canonical, pieceSet, notation =
 // ---- Japanese notation (docs/notation.md, "Japanese notation") ------------------------------
 // The two shōgi games as Japanese players read them, whatever the page's language: the mover
 // (▲ first, △ second), the square reached, the piece. Dōbutsu as its books print it: columns
-// A–C from the first player's left, rows 1–4 from the far side (▲B2ひよこ). Gorogoro as
-// shogi: files 1–5 from the first player's right, ranks 一–六 from the far side, the piece's
-// one-character name, then 打 (a drop), 成 or 不成 (where it could promote): ▲３四歩, △２二銀成.
+// A–C from the first player's left, rows 1–4 from the far side (▲B2ひよこ). Gorogoro on
+// shogi's squares: files 1–5 from the first player's right, ranks 一–六 from the far side, the
+// piece's name in ごろごろどうぶつしょうぎ, then 打 (a drop), 成 or 不成 (where it could
+// promote): ▲３四ひよこ, △２二ねこ成.
 export const NOTATIONS = ["standard", "japanese"];
 const NOTATION_KEY = "kodama.notation";
 const JAPANESE = {
   dobutsu: { shogi: false, names: { L: "ライオン", E: "ゾウ", G: "キリン", C: "ひよこ", H: "ニワトリ" } },
-  gorogoro: { shogi: true, names: { K: "玉", G: "金", S: "銀", P: "歩", "+S": "成銀", "+P": "と" } },
+  gorogoro: {
+    shogi: true,
+    names: { K: "ライオン", G: "いぬ", S: "ねこ", P: "ひよこ", "+S": "パワーアップねこ", "+P": "ニワトリ" },
+  },
 };
 const FILE_DIGITS = "０１２３４５６７８９";
 const RANK_KANJI = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];

@@ -78,6 +78,30 @@ const DRAW = {
       <path d="M43 54 l7 7 l7 -7 z" fill="#f08a24"/>${eyes(47, 9, 3)}${cheeks(56)}
       <ellipse cx="31" cy="60" rx="5" ry="8" fill="#f2c400"/><ellipse cx="69" cy="60" rx="5" ry="8" fill="#f2c400"/>`;
   },
+  dog() {
+    return `<ellipse cx="29" cy="47" rx="8" ry="15" fill="#8a5a32" transform="rotate(18 29 47)"/>
+      <ellipse cx="71" cy="47" rx="8" ry="15" fill="#8a5a32" transform="rotate(-18 71 47)"/>
+      <circle cx="50" cy="50" r="20" fill="#d9a066"/>
+      <ellipse cx="59" cy="44" rx="7" ry="6" fill="#b07a45"/>
+      <ellipse cx="50" cy="60" rx="11" ry="8" fill="#f3dcc0"/>${eyes(45, 8, 3)}
+      <ellipse cx="50" cy="56" rx="4.2" ry="3" fill="#2b1d0e"/>
+      <path d="M45 61 q5 4 10 0" fill="none" stroke="#2b1d0e" stroke-width="1.8" stroke-linecap="round"/>
+      <path d="M48 62 q2 7 4 0 z" fill="#e0605e"/>`;
+  },
+  // The power-up cat (promoted) wears a red headband with a gold star.
+  cat(powerUp = false) {
+    const brow = powerUp
+      ? `<path d="M29 37 Q50 29 71 37 L71 43 Q50 35 29 43 z" fill="#d6453a"/>
+        <path d="M70 38 l11 -7 l-2 9 z M70 41 l11 3 l-6 6 z" fill="#d6453a"/>
+        <path d="M50 30 l2.2 4.6 l5 .6 l-3.7 3.4 l1 5 l-4.5 -2.5 l-4.5 2.5 l1 -5 l-3.7 -3.4 l5 -.6 z" fill="#f2c14e" stroke="#b8860b" stroke-width=".8"/>`
+      : `<path d="M44 33 l2 6 M50 32 l0 7 M56 33 l-2 6" stroke="#7d8391" stroke-width="2.5" stroke-linecap="round"/>`;
+    return `<path d="M30 42 L31 17 L49 31 z M70 42 L69 17 L51 31 z" fill="#aab0bb"/>
+      <path d="M34 35 L34 24 L44 31 z M66 35 L66 24 L56 31 z" fill="#f4b6c2"/>
+      <ellipse cx="50" cy="51" rx="22" ry="19" fill="#b8bec8"/>${brow}${eyes(49, 8, 3)}
+      <path d="M47 55 l3 3 l3 -3 z" fill="#e27d8a"/>
+      <path d="M50 58 q-3 4 -6 2 M50 58 q3 4 6 2" fill="none" stroke="#2b1d0e" stroke-width="1.6" stroke-linecap="round"/>
+      <path d="M25 54 l12 1 M25 60 l12 -2 M75 54 l-12 1 M75 60 l-12 -2" stroke="#2b1d0e" stroke-width="1.2"/>`;
+  },
   hen() {
     return `<path d="M40 28 q3 -9 7 -2 q3 -9 7 0 q4 -8 7 2 z" fill="#e0362c"/>
       <circle cx="50" cy="52" r="23" fill="#fffaf0" stroke="#e8dcc2" stroke-width="1.5"/>
@@ -192,13 +216,14 @@ const SHOGI_ART = {
     yokai: { L: "koropokkuru", E: "kitsune", G: "tanuki", C: "kodama", H: "samurai" },
   },
   gorogoro: {
-    animals: { K: "lion", G: "giraffe", S: "elephant", "+S": "elephant", P: "chick", "+P": "hen" },
+    animals: { K: "lion", G: "dog", S: "cat", "+S": "powerUpCat", P: "chick", "+P": "hen" },
     yokai: { K: "koropokkuru", G: "kirin", S: "oni", "+S": "superOni", P: "kodama", "+P": "samurai" },
   },
 };
 
 function drawing(name) {
   if (name === "superOni") return DRAW.oni(true);
+  if (name === "powerUpCat") return DRAW.cat(true);
   return DRAW[name] ? DRAW[name]() : "";
 }
 

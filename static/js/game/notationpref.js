@@ -1,6 +1,6 @@
 // The move notation the viewer reads (the game page, the analysis board, the downloaded
 // record): the standard one (docs/notation.md) or, for the two shōgi games, the Japanese one
-// (▲B2ひよこ, ▲３四歩). Remembered in this browser (board/notation.js).
+// (▲B2ひよこ, ▲３四ひよこ). Remembered in this browser (board/notation.js).
 
 import { html } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";

@@ -187,19 +187,20 @@ const EN = {
     },
   },
   gorogoro: {
-    intro: html`<p>Gorogoro shōgi was created by the Japan Shogi Association in 1994 and is also sold
-      as <em>Yōkaï no Mori 5×6</em>. It plays like dōbutsu shōgi on a larger board, with the
-      promotion and drop rules of real shogi, and only one way to win: checkmate.</p>`,
+    intro: html`<p>Gorogoro shōgi, in Japan <em lang="ja">ごろごろどうぶつしょうぎ</em>, is the Japan
+      Shogi Association's 5×6 animal shogi, supervised by Madoka Kitao, who invented dōbutsu shōgi;
+      it is also sold as <em>Yōkaï no Mori 5×6</em>. It plays like dōbutsu shōgi on a larger board,
+      with the promotion and drop rules of real shogi, and only one way to win: checkmate.</p>`,
     sections: [
       {
         title: "The board and the pieces",
         body: html`<p>The board has 5 columns and 6 rows. Rows 1–2 are the first player's
           <strong>camp</strong>, rows 3–4 a neutral zone, rows 5–6 the second player's camp. Your
           <strong>promotion zone</strong> is your opponent's camp (tinted on the board).</p>
-          <p>Each player has 8 pieces: a <strong>king</strong> in the middle of their back row,
-          two <strong>gold generals</strong> beside it, two <strong>silver generals</strong> in the
-          corners, and three <strong>pawns</strong> on the front row of the neutral zone, facing the
-          enemy pawns. Pieces point towards the opponent.</p>`,
+          <p>Each player has 8 pieces: a <strong>lion</strong> in the middle of their back row,
+          two <strong>dogs</strong> beside it, two <strong>cats</strong> in the corners, and three
+          <strong>chicks</strong> on the front row of the neutral zone, facing the enemy chicks.
+          Pieces point towards the opponent.</p>`,
         show: ["start"],
       },
       {
@@ -215,47 +216,47 @@ const EN = {
           piece from your hand; you cannot pass. A captured piece goes to your <strong>hand</strong>
           and becomes yours; a promoted piece goes back to its unpromoted side.</p>
           <p>A piece from your hand may be dropped on any empty square, always unpromoted, except:</p>
-          <ol><li>a pawn may not be dropped on the last row (it could never move);</li>
-          <li>a pawn may not be dropped on a column where you already have an unpromoted pawn
-            (<em>nifu</em>; a promoted pawn does not count);</li>
-          <li>a pawn may not be dropped to give checkmate at once (giving check is fine, and so is
-            mating by moving a pawn).</li></ol>`,
+          <ol><li>a chick may not be dropped on the last row (it could never move);</li>
+          <li>a chick may not be dropped on a column where you already have a chick
+            (<em>nifu</em>, “two pawns” in shogi; a hen does not count);</li>
+          <li>a chick may not be dropped to give checkmate at once (giving check is fine, and so is
+            mating by moving a chick).</li></ol>`,
         show: ["nifu"],
       },
       {
         title: "Promotion",
-        body: html`<p>A <strong>silver</strong> or a <strong>pawn</strong> may promote on any move
+        body: html`<p>A <strong>cat</strong> or a <strong>chick</strong> may promote on any move
           that starts in, ends in or enters your promotion zone, captures included. Promotion is
-          <strong>optional</strong>: the board asks you. A promoted silver and a promoted pawn
-          (tokin) both move like a gold general.</p>
-          <p>One exception: a pawn that reaches the last row <strong>must</strong> promote. A piece
+          <strong>optional</strong>: the board asks you. The cat becomes a <strong>power-up
+          cat</strong> and the chick a <strong>hen</strong>; both move like a dog.</p>
+          <p>One exception: a chick that reaches the last row <strong>must</strong> promote. A piece
           dropped in the zone does not promote on the drop, but may on a later move.</p>`,
         show: ["promote"],
       },
       {
         title: "How the game ends",
         body: html`<ul>
-          <li><strong>Checkmate.</strong> You may never make a move that leaves your own king where
-            an enemy piece could capture it. When the king is attacked it is in <em>check</em>
+          <li><strong>Checkmate.</strong> You may never make a move that leaves your own lion where
+            an enemy piece could capture it. When the lion is attacked it is in <em>check</em>
             (the board shows its square in red); a player with no legal move left loses.
-            There is no try rule in this game.</li>
+            There is no try rule in this game: a lion reaching the far rows does not win.</li>
           <li><strong>Repetition.</strong> When the same position (board, hands and player to move)
             occurs for the third time, the game is a draw.</li></ul>`,
         show: ["check"],
       },
     ],
     captions: {
-      promote: "The silver on c4 may go to b5, c5 or d5 (entering the zone: promote or not) or back to b3 or d3.",
-      nifu: "The first player has a pawn in hand. Not on column b, which already holds a pawn, and not on the last row.",
-      check: "The pawn moves from c4 to c5 and gives check: the king on c6 is attacked (shown in red) and must be saved at once.",
+      promote: "The cat on c4 may go to b5, c5 or d5 (entering the zone: promote or not) or back to b3 or d3.",
+      nifu: "The first player has a chick in hand. Not on column b, which already holds a chick, and not on the last row.",
+      check: "The chick moves from c4 to c5 and gives check: the lion on c6 is attacked (shown in red) and must be saved at once.",
     },
     pieces: {
       K: "One square in any of the eight directions.",
       G: "One square forwards, diagonally forwards, sideways or straight back.",
       S: "One square forwards or diagonally, in any of the four diagonals. Promotes.",
       P: "One square straight forwards. Promotes; must promote on the last row.",
-      "+S": "A promoted silver: moves like a gold general.",
-      "+P": "A promoted pawn (tokin): moves like a gold general.",
+      "+S": "A promoted cat: moves like a dog.",
+      "+P": "A promoted chick: moves like a dog.",
     },
   },
   jungle: {
@@ -503,10 +504,12 @@ const FR = {
     },
   },
   gorogoro: {
-    intro: html`<p>Le gorogoro shōgi a été créé par la Fédération japonaise de shōgi en 1994 ; il est
-      aussi vendu sous le nom de <em>Yōkaï no Mori 5×6</em>. Il se joue comme le dōbutsu shōgi sur un
-      plus grand plateau, avec les règles de promotion et de parachutage du vrai shōgi, et un seul
-      but : mettre le roi adverse échec et mat.</p>`,
+    intro: html`<p>Le gorogoro shōgi, au Japon <em lang="ja">ごろごろどうぶつしょうぎ</em>, est le
+      shōgi des animaux sur 5×6 de la Fédération japonaise de shōgi, supervisé par Madoka Kitao,
+      l'inventrice du dōbutsu shōgi ; il est aussi vendu sous le nom de <em>Yōkaï no Mori
+      5×6</em>. Il se joue comme le dōbutsu shōgi sur un plus grand plateau, avec les règles de
+      promotion et de parachutage du vrai shōgi, et un seul but : mettre le lion adverse échec et
+      mat.</p>`,
     sections: [
       {
         title: "Le plateau et les pièces",
@@ -514,9 +517,9 @@ const FR = {
           <strong>camp</strong> du premier joueur, les rangées 3–4 une zone neutre, les rangées 5–6 le
           camp du second joueur. Votre <strong>zone de promotion</strong> est le camp adverse (teinté
           sur le plateau).</p>
-          <p>Chaque joueur a 8 pièces : un <strong>roi</strong> au milieu de sa dernière rangée, deux
-          <strong>généraux d'or</strong> à ses côtés, deux <strong>généraux d'argent</strong> dans les
-          coins, et trois <strong>pions</strong> sur la première rangée de la zone neutre, face aux pions
+          <p>Chaque joueur a 8 pièces : un <strong>lion</strong> au milieu de sa dernière rangée, deux
+          <strong>chiens</strong> à ses côtés, deux <strong>chats</strong> dans les coins, et trois
+          <strong>poussins</strong> sur la première rangée de la zone neutre, face aux poussins
           adverses. Les pièces sont tournées vers l'adversaire.</p>`,
         show: ["start"],
       },
@@ -535,21 +538,22 @@ const FR = {
           de départ.</p>
           <p>Une pièce de la réserve peut être parachutée sur n'importe quelle case libre, toujours non
           promue, sauf :</p>
-          <ol><li>un pion ne peut pas être parachuté sur la dernière rangée (il ne pourrait plus
+          <ol><li>un poussin ne peut pas être parachuté sur la dernière rangée (il ne pourrait plus
             bouger) ;</li>
-          <li>un pion ne peut pas être parachuté sur une colonne où vous avez déjà un pion non promu
-            (<em>nifu</em> ; un pion promu ne compte pas) ;</li>
-          <li>un pion ne peut pas être parachuté pour mettre mat immédiatement (donner échec est permis,
-            et mater en déplaçant un pion aussi).</li></ol>`,
+          <li>un poussin ne peut pas être parachuté sur une colonne où vous avez déjà un poussin
+            (<em>nifu</em>, « deux pions » au shōgi ; un coq ne compte pas) ;</li>
+          <li>un poussin ne peut pas être parachuté pour mettre mat immédiatement (donner échec est
+            permis, et mater en déplaçant un poussin aussi).</li></ol>`,
         show: ["nifu"],
       },
       {
         title: "La promotion",
-        body: html`<p>Un <strong>général d'argent</strong> ou un <strong>pion</strong> peut être promu à
+        body: html`<p>Un <strong>chat</strong> ou un <strong>poussin</strong> peut être promu à
           chaque coup qui part de votre zone de promotion, y arrive ou y entre, captures comprises.
-          La promotion est <strong>facultative</strong> : le plateau vous pose la question. Un argent
-          promu et un pion promu (tokin) se déplacent tous deux comme un général d'or.</p>
-          <p>Une exception : un pion qui atteint la dernière rangée <strong>doit</strong> être promu.
+          La promotion est <strong>facultative</strong> : le plateau vous pose la question. Le chat
+          devient un <strong>super chat</strong> et le poussin un <strong>coq</strong> ; tous deux
+          se déplacent comme un chien.</p>
+          <p>Une exception : un poussin qui atteint la dernière rangée <strong>doit</strong> être promu.
           Une pièce parachutée dans la zone n'est pas promue en arrivant, mais peut l'être à un coup
           suivant.</p>`,
         show: ["promote"],
@@ -557,27 +561,28 @@ const FR = {
       {
         title: "La fin de la partie",
         body: html`<ul>
-          <li><strong>L'échec et mat.</strong> Vous ne pouvez jamais jouer un coup qui laisse votre roi
-            là où une pièce adverse pourrait le capturer. Quand le roi est attaqué, il est en
+          <li><strong>L'échec et mat.</strong> Vous ne pouvez jamais jouer un coup qui laisse votre lion
+            là où une pièce adverse pourrait le capturer. Quand le lion est attaqué, il est en
             <em>échec</em> (le plateau montre sa case en rouge) ; le joueur qui n'a plus aucun coup
-            légal perd. Il n'y a pas de règle d'essai dans ce jeu.</li>
+            légal perd. Il n'y a pas de règle d'essai dans ce jeu : un lion qui atteint le camp
+            adverse ne gagne pas.</li>
           <li><strong>La répétition.</strong> Quand la même position (plateau, réserves et joueur au
             trait) se présente pour la troisième fois, la partie est nulle.</li></ul>`,
         show: ["check"],
       },
     ],
     captions: {
-      promote: "Le général d'argent en c4 peut aller en b5, c5 ou d5 (il entre dans la zone : promotion ou non) ou reculer en b3 ou d3.",
-      nifu: "Le premier joueur a un pion en réserve. Pas sur la colonne b, qui a déjà un pion, ni sur la dernière rangée.",
-      check: "Le pion avance de c4 en c5 et donne échec : le roi en c6 est attaqué (en rouge) et doit être sauvé tout de suite.",
+      promote: "Le chat en c4 peut aller en b5, c5 ou d5 (il entre dans la zone : promotion ou non) ou reculer en b3 ou d3.",
+      nifu: "Le premier joueur a un poussin en réserve. Pas sur la colonne b, qui a déjà un poussin, ni sur la dernière rangée.",
+      check: "Le poussin avance de c4 en c5 et donne échec : le lion en c6 est attaqué (en rouge) et doit être sauvé tout de suite.",
     },
     pieces: {
       K: "Une case dans n'importe laquelle des huit directions.",
       G: "Une case en avant, en diagonale avant, sur le côté ou tout droit en arrière.",
       S: "Une case en avant ou en diagonale, dans les quatre diagonales. Peut être promu.",
       P: "Une case tout droit en avant. Peut être promu ; doit l'être sur la dernière rangée.",
-      "+S": "Un général d'argent promu : se déplace comme un général d'or.",
-      "+P": "Un pion promu (tokin) : se déplace comme un général d'or.",
+      "+S": "Un chat promu : se déplace comme un chien.",
+      "+P": "Un poussin promu : se déplace comme un chien.",
     },
   },
   jungle: {

@@ -29,7 +29,7 @@ export function variantBlurb(variant) {
 }
 
 // The names set a picture set goes with: the yokai pictures with the yokai names, the
-// animal pictures with the game's other names (animals in dobutsu, shogi in gorogoro).
+// animal pictures with the animal names (a game without the set: its other names).
 function namesKey(variant, pieceSet) {
   const sets = variant.piece_sets || [];
   if (sets.includes(pieceSet)) return pieceSet;

@@ -45,21 +45,32 @@ def test_dobutsu_as_its_books_print_it() -> None:
     ]
 
 
-def test_gorogoro_as_shogi_with_promotions_declined_and_drops() -> None:
+def test_gorogoro_names_its_animals_on_shogi_squares() -> None:
+    # The chicks trade, one promotes in the camp, the lion takes the hen.
     moves = ["c3c4", "d4d3", "c4c5+", "c6c5", "b3b4"]
     assert japanese_moves("gorogoro", {}, GOROGORO_START, moves) == [
-        "▲３三歩",
-        "△２四歩",
-        "▲３二歩成",
-        "△３二玉",
-        "▲４三歩",
+        "▲３三ひよこ",
+        "△２四ひよこ",
+        "▲３二ひよこ成",
+        "△３二ライオン",
+        "▲４三ひよこ",
     ]
-    # A silver entering the zone without promoting says so.
+    # A drop, the dog and the hen.
+    lone = "2k2/+P4/1S3/5/2G2/2K2 f P"
+    assert japanese_moves("gorogoro", {}, lone, ["P*a3"]) == ["▲５四ひよこ打"]
+    assert japanese_moves("gorogoro", {}, lone, ["c2c3"]) == ["▲３四いぬ"]
+    assert japanese_moves("gorogoro", {}, lone, ["a5a6"]) == ["▲５一ニワトリ"]
+    # A cat entering the zone without promoting says so; promoted, it is the power-up cat.
     game = engine.get_game("gorogoro")
     pos = game.from_text("2k2/5/1S3/5/5/2K2 f -")
     assert "b4b5" in game.legal_moves(pos)
-    [declined] = japanese_moves("gorogoro", {}, game.to_text(pos), ["b4b5"])
-    assert declined == "▲４二銀不成"
+    start = game.to_text(pos)
+    assert japanese_moves("gorogoro", {}, start, ["b4b5"]) == ["▲４二ねこ不成"]
+    assert japanese_moves("gorogoro", {}, start, ["b4b5+", "c6d6", "b5b6"]) == [
+        "▲４二ねこ成",
+        "△２一ライオン",
+        "▲４一パワーアップねこ",
+    ]
 
 
 def test_other_games_have_no_japanese_notation() -> None:

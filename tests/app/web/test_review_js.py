@@ -65,8 +65,8 @@ def test_dobutsu_moves_name_the_piece_by_its_letter() -> None:
 def test_gorogoro_promotions_and_drops() -> None:
     start = "sgkgs/5/1ppp1/1PPP1/5/SGKGS f -"
     out = readable("gorogoro", [(start, "b3b4"), ("5/2k2/1S3/5/5/2K2 f P", "b4b5+")])
-    assert out[0]["text"] == "P b3xb4" and out[0]["label"] == "Pawn b3xb4"
-    assert out[1]["text"] == "S b4-b5+" and out[1]["label"] == "Silver general b4-b5+"
+    assert out[0]["text"] == "P b3xb4" and out[0]["label"] == "Chick b3xb4"
+    assert out[1]["text"] == "S b4-b5+" and out[1]["label"] == "Cat b4-b5+"
 
 
 def test_jungle_moves_name_the_animal_in_the_page_language() -> None:

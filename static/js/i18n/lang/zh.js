@@ -889,7 +889,7 @@ const UI = {
 // The games' own words: blurbs, rule options, and a name for every piece in every picture set.
 const GAME = {
   "blurb.dobutsu": "3×4格的迷你将棋：吃子、把吃到的棋子打入，然后吃掉对方的狮子，或让自己的狮子走到对方底线。",
-  "blurb.gorogoro": "5×6格的将棋，有金将、银将和步兵：在敌阵升变，打入吃到的棋子，将死对方的王。",
+  "blurb.gorogoro": "5×6格的将棋，有狗、猫和小鸡：在敌阵升变，打入吃到的棋子，将死对方的狮子。",
   "blurb.jungle": "八种强弱有序的动物，越过河流和陷阱，冲进对方的兽穴。",
   "blurb.yote": "放子或走子；跳过对方的一枚棋子吃掉它，再任选一枚对方棋子移除。",
   "blurb.wali": "先放下十二枚棋子，不许三子连线；再走子连成三子一线，移除对方的棋子。",
@@ -916,12 +916,12 @@ const GAME = {
   "piece.dobutsu.yokai.G": "狸猫",
   "piece.dobutsu.yokai.C": "木灵",
   "piece.dobutsu.yokai.H": "武士木灵",
-  "piece.gorogoro.shogi.K": "玉将",
-  "piece.gorogoro.shogi.G": "金将",
-  "piece.gorogoro.shogi.S": "银将",
-  "piece.gorogoro.shogi.P": "步兵",
-  "piece.gorogoro.shogi.+S": "成银",
-  "piece.gorogoro.shogi.+P": "と金",
+  "piece.gorogoro.animals.K": "狮子",
+  "piece.gorogoro.animals.G": "狗",
+  "piece.gorogoro.animals.S": "猫",
+  "piece.gorogoro.animals.P": "小鸡",
+  "piece.gorogoro.animals.+S": "强化猫",
+  "piece.gorogoro.animals.+P": "鸡",
   "piece.gorogoro.yokai.K": "克鲁波克鲁",
   "piece.gorogoro.yokai.G": "长颈鹿",
   "piece.gorogoro.yokai.S": "鬼",
@@ -1005,16 +1005,16 @@ const RULES = {
     },
   },
   gorogoro: {
-    intro: html`<p>咕噜咕噜动物将棋（ごろごろどうぶつしょうぎ）由日本将棋联盟于1994年创制，也以<em>妖怪之森 5×6</em>的名字出售。
-      它像是在更大棋盘上的动物将棋，采用真正将棋的升变和打入规则，获胜方式只有一种：将死。</p>`,
+    intro: html`<p>咕噜咕噜动物将棋（ごろごろどうぶつしょうぎ）是日本将棋联盟推出的5×6格动物将棋，由动物将棋的发明者、女流棋士北尾まどか监修，
+      也以<em>妖怪之森 5×6</em>的名字出售。它像是在更大棋盘上的动物将棋，采用真正将棋的升变和打入规则，获胜方式只有一种：将死。</p>`,
     sections: [
       {
         title: "棋盘和棋子",
         body: html`<p>棋盘有5列6行。第1–2行是先手的<strong>阵地</strong>，第3–4行是中间地带，第5–6行是后手的阵地。
           你的<strong>升变区</strong>就是对方的阵地（棋盘上有底色）。</p>
-          <p>每方有8枚棋子：<strong>玉将</strong>在底线正中，两枚<strong>金将</strong>在它两旁，
-          两枚<strong>银将</strong>在两角，三枚<strong>步兵</strong>在中间地带靠自己一侧的那一行，
-          与对方的步兵相对。棋子朝向对方。</p>`,
+          <p>每方有8枚棋子：<strong>狮子</strong>在底线正中，两只<strong>狗</strong>在它两旁，
+          两只<strong>猫</strong>在两角，三只<strong>小鸡</strong>在中间地带靠自己一侧的那一行，
+          与对方的小鸡相对。棋子朝向对方。</p>`,
         show: ["start"],
       },
       {
@@ -1028,39 +1028,39 @@ const RULES = {
         body: html`<p>轮到你时，要么走自己的一枚棋子（吃子或不吃子），要么打入一枚持驹；不能停着。
           被吃掉的棋子成为你的<strong>持驹</strong>，归你所有；升变过的棋子会变回未升变的一面。</p>
           <p>持驹可以打入任意空格，打入时总是未升变的一面，但有以下例外：</p>
-          <ol><li>步兵不能打入最后一行（它将永远无法走动）；</li>
-          <li>步兵不能打入已有自己未升变步兵的那一列（<em>二步</em>；升变过的步兵不算）；</li>
-          <li>不能打入步兵直接将死对方（打步兵将军可以，走步兵将死也可以）。</li></ol>`,
+          <ol><li>小鸡不能打入最后一行（它将永远无法走动）；</li>
+          <li>小鸡不能打入已有自己小鸡的那一列（即将棋的<em>二步</em>；鸡不算）；</li>
+          <li>不能打入小鸡直接将死对方（打小鸡将军可以，走小鸡将死也可以）。</li></ol>`,
         show: ["nifu"],
       },
       {
         title: "升变",
-        body: html`<p><strong>银将</strong>或<strong>步兵</strong>的一步棋只要起点在升变区、终点在升变区或进入升变区（包括吃子），
-          就可以升变。升变是<strong>可选的</strong>：棋盘会询问你。成银和升变的步兵（と金）都按金将的走法走。</p>
-          <p>一个例外：走到最后一行的步兵<strong>必须</strong>升变。打入升变区的棋子在打入时不升变，但之后走棋时可以升变。</p>`,
+        body: html`<p><strong>猫</strong>或<strong>小鸡</strong>的一步棋只要起点在升变区、终点在升变区或进入升变区（包括吃子），
+          就可以升变。升变是<strong>可选的</strong>：棋盘会询问你。猫升变为<strong>强化猫</strong>，小鸡升变为<strong>鸡</strong>，两者都按狗的走法走。</p>
+          <p>一个例外：走到最后一行的小鸡<strong>必须</strong>升变。打入升变区的棋子在打入时不升变，但之后走棋时可以升变。</p>`,
         show: ["promote"],
       },
       {
         title: "胜负",
         body: html`<ul>
-          <li><strong>将死。</strong>任何一步都不能让自己的王停在对方棋子能吃到的地方。王受到攻击即为<em>将军</em>
-            （棋盘上它所在的格子显示为红色）；无合法着法可走的一方判负。这个游戏没有入底规则。</li>
+          <li><strong>将死。</strong>任何一步都不能让自己的狮子停在对方棋子能吃到的地方。狮子受到攻击即为<em>将军</em>
+            （棋盘上它所在的格子显示为红色）；无合法着法可走的一方判负。这个游戏没有入底规则：狮子走进对方阵地并不获胜。</li>
           <li><strong>同一局面。</strong>同一局面（棋盘、双方持驹和轮到谁走）第三次出现时，判为和棋。</li></ul>`,
         show: ["check"],
       },
     ],
     captions: {
-      promote: "c4的银将可以走到b5、c5或d5（进入升变区：可升变也可不升变），或退回b3或d3。",
-      nifu: "先手有一枚步兵持驹。不能打入已有步兵的b列，也不能打入最后一行。",
-      check: "步兵从c4走到c5，将军：c6的王受到攻击（显示为红色），必须立即化解。",
+      promote: "c4的猫可以走到b5、c5或d5（进入升变区：可升变也可不升变），或退回b3或d3。",
+      nifu: "先手有一只小鸡持驹。不能打入已有小鸡的b列，也不能打入最后一行。",
+      check: "小鸡从c4走到c5，将军：c6的狮子受到攻击（显示为红色），必须立即化解。",
     },
     pieces: {
       K: "朝八个方向中的任意一个走一格。",
       G: "向前、斜前、左右或正后方走一格。",
       S: "向前或斜走一格，四个斜方向均可。可升变。",
       P: "向正前方走一格。可升变；走到最后一行时必须升变。",
-      "+S": "升变后的银将：按金将的走法走。",
-      "+P": "升变后的步兵（と金）：按金将的走法走。",
+      "+S": "升变后的猫：按狗的走法走。",
+      "+P": "升变后的小鸡：按狗的走法走。",
     },
   },
   jungle: {
