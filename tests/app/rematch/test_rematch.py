@@ -242,5 +242,9 @@ def test_two_accepts_at_once_make_one_game(client: TestClient, alice: Player, bo
     errors = [r for r in results if isinstance(r, BaseException)]
     assert [getattr(e, "code", e) for e in errors] == ["rematch.taken"] * len(errors)
     assert len(errors) >= 1
+    # The game is made by whichever comes first: an accept returns it; bob's offer, an
+    # accept of alice's standing offer, returns nothing (as offers do).
     ids = {r.id for r in made if r is not None}
-    assert ids == {game_of(alice, old_id)["rematch"]}
+    rematch = game_of(alice, old_id)["rematch"]
+    assert rematch is not None and ids <= {rematch}
+    assert game_of(alice, rematch)["status"] == "started"
