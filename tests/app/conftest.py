@@ -32,6 +32,21 @@ def database_url(request: pytest.FixtureRequest) -> str:
     return url
 
 
+# First, and as a parametrize mark: pytest then leaves the fixture's own params out (a test's
+# parametrize mark takes precedence over its fixture's params) instead of adding them beside.
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A module marked ``sqlite_only`` runs on SQLite alone: what it tests (request bodies,
+    messages, refusals, pages) is the same on either database. Where the storage is the
+    subject (the move pipeline, races, restarts, ratings, tournaments, the outbox,
+    accounts, limits kept in tables), tests run on both."""
+    marked = metafunc.definition.get_closest_marker("sqlite_only") is not None
+    if marked and "database_url" in metafunc.fixturenames:
+        metafunc.definition.add_marker(
+            pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+        )
+
+
 def make_settings(url: str, data_dir: Path, **overrides: Any) -> Settings:
     # Every test's accounts are new: the slower chat pace of new accounts (app/chat/safety.py)
     # is off unless a test sets it (tests/app/chat/test_chat_safety.py).

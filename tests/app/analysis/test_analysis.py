@@ -1,7 +1,7 @@
 """``POST /api/analysis/moves``, the analysis board's question to the engine: the positions
 through some moves from a start, with their legal moves and results, for every game, rule
 options and a start of one's own; a move played by hand from a returned position; every
-refusal with its stable code, changing nothing (no game is created). SQLite and PostgreSQL."""
+refusal with its stable code, changing nothing (no game is created)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ from app.games import record
 from tests.app.accounts_and_streams import assert_error
 from tests.app.games.test_record import WALI_PASS, random_game
 from tests.app.games.test_record_tags import RULES, position_after
+
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
 
 URL = "/api/analysis/moves"
 

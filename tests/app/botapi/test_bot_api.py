@@ -15,6 +15,9 @@ from app.botapi.models import ChatLineEvent, GameFullEvent, GameStateEvent, Oppo
 from tests.app.accounts_and_streams import MATE, Account, Lines, assert_error, challenge, check
 from tests.app.conftest import Player, move_at, receive, send, settle
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 FAST = {"keepalive_seconds": 0.1}
 
 

@@ -17,6 +17,9 @@ from app.botapi.models import GameFullEvent, GameStateEvent
 from tests.app.accounts_and_streams import Account, Lines, assert_error, check
 from tests.app.conftest import Player, settle
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 FAST = {"keepalive_seconds": 0.1}
 # A position of each game after one move from its start: the second player ("black") is to move.
 AFTER_ONE_MOVE = {

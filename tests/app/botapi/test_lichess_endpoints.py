@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.botapi import exports
@@ -16,6 +17,9 @@ from app.botapi.models import GameFullEvent
 from app.games import record
 from tests.app.accounts_and_streams import MATE, Account, Lines, assert_error, challenge, check
 from tests.app.conftest import Player
+
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
 
 NDJSON = {"accept": "application/x-ndjson"}
 JSON = {"accept": "application/json"}

@@ -16,6 +16,9 @@ from app.games.terms import GameTerms
 from tests.app.accounts_and_streams import Account, Lines, assert_error, challenge, check
 from tests.app.conftest import Player
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 
 @pytest.fixture
 def alice(client: TestClient) -> Account:

@@ -3,7 +3,7 @@ the browser's POST /api/games (a lobby seek, an invite link), a challenge to a p
 open challenge and the board seek, with every kind of clock. An account may ask for either;
 a guest only for a casual game, refused with a stable code; a rated seek keeps its rating
 range; and a rated game of any clock changes the one rating of its game (perf keys:
-docs/decisions/rating-perfs.md). On SQLite and PostgreSQL."""
+docs/decisions/rating-perfs.md)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ from tests.app.accounts_and_streams import MATE, Account, assert_error, services
 from tests.app.conftest import Player, invite_token
 from tests.app.matchmaking.test_pools import set_rating
 from tests.app.ratings.test_rated_games import browser
+
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
 
 # Each kind of clock: as POST /api/games takes it, and as a challenge does.
 CLOCKS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {

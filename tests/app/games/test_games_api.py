@@ -18,6 +18,9 @@ from app.http.identity import COOKIE
 from tests.app.accounts_and_streams import assert_error
 from tests.app.conftest import Player, invite_token, receive, send, started_game
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 URLSAFE = re.compile(r"[A-Za-z0-9_-]+")
 # what the signed cookie carries for the player id 0000000000000000
 OTHER_PAYLOAD = base64.urlsafe_b64encode(b'"' + b"0" * 16 + b'"').decode().rstrip("=")

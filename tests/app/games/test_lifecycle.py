@@ -14,6 +14,9 @@ import engine
 from app.core.time import ManualClock
 from tests.app.conftest import Player, move_at, receive, send, started_game
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 # ---- helpers -----------------------------------------------------------------------------
 
 

@@ -23,6 +23,9 @@ from tests.app.accounts_and_streams import (
 )
 from tests.app.conftest import Player, move_at, receive, send, started_game
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 FAST = {"keepalive_seconds": 0.1}
 
 

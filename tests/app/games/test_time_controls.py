@@ -16,6 +16,9 @@ from app.games.clock import Spent, spend
 from tests.app.accounts_and_streams import MATE, Account, Lines, assert_error, challenge, check
 from tests.app.conftest import Player, started_game
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 DAY = 86_400_000
 SAFE = MATE[:4]  # four dobutsu moves that end nothing (the fifth mates)
 BYOYOMI = {"limit": 1, "byoyomi": 2, "periods": 3}  # 1 s, then 3 periods of 2 s

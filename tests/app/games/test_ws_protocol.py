@@ -19,6 +19,9 @@ from websockets.exceptions import ConnectionClosed
 from app.http.connections import Connection
 from tests.app.conftest import Player, receive, send, started_game
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 LIMIT = 4096  # Settings.max_message_bytes
 # What a game's state must show for it to be "unchanged".
 KEYS = ("ply", "fen", "moves", "status", "turn", "legalMoves", "result", "drawOffer", "players")

@@ -17,6 +17,9 @@ from tests.app.accounts_and_streams import Account, Lines, assert_error, service
 from tests.app.chat.conftest import account
 from tests.app.conftest import Player, started_game
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 MakeClient = Callable[..., TestClient]
 SLOW = 0.01  # a bucket refilled this slowly stays empty for the whole test
 STILL = ManualClock()  # the limiters' time: it stands still

@@ -14,6 +14,9 @@ from tests.app.accounts_and_streams import assert_error
 from tests.app.conftest import Player, receive, send, started_game
 from tests.app.moderation.members import CHATTY, Member, name_moderator, queue, report
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 
 @pytest.fixture
 def web(make_client: Any) -> TestClient:

@@ -18,6 +18,9 @@ from tests.app.conftest import Player
 from tests.app.review.games import finished_game, settle
 from tests.app.tablebase.test_table import reduced_table
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 URL = "/api/game/{}/analysis"
 # From REDUCED (first wins in 3 plies): first drops its chick where it only draws, second
 # keeps the draw, first keeps it, then second steps where it loses; second resigns.

@@ -15,6 +15,9 @@ from tests.app.accounts_and_streams import Account, assert_error
 from tests.app.tournaments.test_arena import create as create_arena
 from tests.app.tournaments.test_swiss import TEAM, create
 
+# What this module tests is the same on either database (tests/app/conftest.py).
+pytestmark = pytest.mark.sqlite_only
+
 MINUTE = 60_000
 
 
