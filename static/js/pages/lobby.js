@@ -15,9 +15,8 @@ import { PoolGrid } from "../lobby/pools.js";
 import { goToGame } from "../site/site.js";
 import { Socket } from "../site/socket.js";
 import { offerRated, readTimeControl, showTimeFields } from "../lobby/timecontrol.js";
-import {
-  optionAbout, optionLabel, optionValueLabel, variantBlurb, variantName,
-} from "../lib/variant.js";
+import { chosenOptions, renderRuleOptions } from "../lib/ruleoptions.js";
+import { variantBlurb, variantName } from "../lib/variant.js";
 import { connectionText } from "../i18n/words.js";
 import { shownName } from "../lib/names.js";
 
@@ -72,29 +71,7 @@ function renderVariants() {
 }
 
 function renderOptions() {
-  const variant = selectedVariant();
-  const options = variant.options || [];
-  const kept = {};
-  for (const select of $("options").querySelectorAll("select[data-option]")) {
-    kept[select.dataset.option] = select.value;
-  }
-  render(
-    $("options"),
-    html`${options.length ? html`<h2 class="small-heading">${t("lobby.options")}</h2>` : ""}${options.map(
-      (o) => html`<div class="option">
-        <label for="option-${o.name}">${optionLabel(variant, o)}</label>
-        <select id="option-${o.name}" data-option="${o.name}" aria-describedby="about-${o.name}">
-          ${o.values.map(
-            (value) => html`<option value="${value}" ${
-              value === (o.values.includes(kept[o.name]) ? kept[o.name] : o.default) ? html`selected` : ""}>${optionValueLabel(variant, o, value)}${
-              value === o.default ? ` ${t("lobby.default")}` : ""
-            }</option>`,
-          )}
-        </select>
-        <p class="note" id="about-${o.name}">${optionAbout(variant, o)}</p>
-      </div>`,
-    )}`,
-  );
+  renderRuleOptions($("options"), selectedVariant(), "", html`<h2 class="small-heading">${t("lobby.options")}</h2>`);
 }
 
 function clockFieldsShown() {
@@ -109,11 +86,7 @@ function showCreateError(message) {
 
 // The rule options chosen for the selected game: {name: value}.
 function chosenRules() {
-  const rules = {};
-  for (const select of $("options").querySelectorAll("select[data-option]")) {
-    rules[select.dataset.option] = select.value;
-  }
-  return rules;
+  return chosenOptions($("options"));
 }
 
 // What the form says: {variant, rules, clock: {minutes, increment[, byoyomi, periods]} |

@@ -7,7 +7,8 @@
 import { request } from "../site/api.js";
 import { html, render } from "../lib/html.js";
 import { errorText, t } from "../i18n/i18n.js";
-import { optionAbout, optionLabel, optionValueLabel, variantName } from "../lib/variant.js";
+import { chosenOptions, renderRuleOptions } from "../lib/ruleoptions.js";
+import { variantName } from "../lib/variant.js";
 
 const $ = (id) => document.getElementById(id);
 const TEAM = "kodama";
@@ -38,34 +39,9 @@ function selectedVariant() {
   return variants.find((v) => v.id === $("swiss-variant").value) || variants[0];
 }
 
-function keptValues(container) {
-  const kept = {};
-  for (const select of container.querySelectorAll("select[data-option]")) kept[select.dataset.option] = select.value;
-  return kept;
-}
-
 function renderOptions() {
   const variant = selectedVariant();
-  if (!variant) return;
-  const options = variant.options || [];
-  const kept = keptValues($("swiss-options"));
-  render(
-    $("swiss-options"),
-    html`${options.map(
-      (o) => html`<div class="option">
-        <label for="swiss-option-${o.name}">${optionLabel(variant, o)}</label>
-        <select id="swiss-option-${o.name}" data-option="${o.name}" aria-describedby="swiss-about-${o.name}">
-          ${o.values.map(
-            (value) => html`<option value="${value}" ${
-              value === (o.values.includes(kept[o.name]) ? kept[o.name] : o.default) ? html`selected` : ""}>${optionValueLabel(variant, o, value)}${
-              value === o.default ? ` ${t("lobby.default")}` : ""
-            }</option>`,
-          )}
-        </select>
-        <p class="note" id="swiss-about-${o.name}">${optionAbout(variant, o)}</p>
-      </div>`,
-    )}`,
-  );
+  if (variant) renderRuleOptions($("swiss-options"), variant, "swiss-");
 }
 
 function renderIntervals() {
@@ -95,7 +71,7 @@ export function drawSwissForm() {
 
 function body(form) {
   const f = new FormData(form);
-  const rules = keptValues($("swiss-options"));
+  const rules = chosenOptions($("swiss-options"));
   const interval = f.get("roundInterval");
   const number = (name) => (f.get(name) === "" ? null : Number(f.get(name)));
   const conditions = {};
