@@ -22,6 +22,14 @@ from tests.templates import SqliteTemplate, make_postgres_template
 
 _names = itertools.count()
 BROWSER = Path(__file__).resolve().parent / "browser"
+# The modules that keep one worker longest (a minute or more each: --durations), by group,
+# started first (pytest_collection_modifyitems).
+LONGEST_FIRST = (
+    "tests/browser/test_languages.py",
+    "tests/browser/test_languages_pages.py",
+    "tests/browser/test_languages_games.py",
+    "tests/browser/test_play.py",
+)
 
 
 # Workers per core for ``-n auto``: most of the suite's time is spent waiting (server
@@ -50,10 +58,23 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 # what --dist loadgroup schedules by), so a group marked after it would not count.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        group = _group(item)
+    groups = {item: _group(item) for item in items}
+    for item, group in groups.items():
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+    # Workers take the tests in this order: the longest groups first, then the other groups,
+    # then the tests that need no worker of their own, which fill the workers' ends evenly.
+    # (In collection order, tests/browser came last: the worker given its longest module
+    # ran alone for minutes at the end.)
+    position = {item: i for i, item in enumerate(items)}
+
+    def order(item: pytest.Item) -> tuple[int, int, int]:
+        group = groups[item]
+        if group in LONGEST_FIRST:
+            return (0, LONGEST_FIRST.index(group), position[item])
+        return (1 if group is not None else 2, 0, position[item])
+
+    items.sort(key=order)
 
 
 def _group(item: pytest.Item) -> str | None:

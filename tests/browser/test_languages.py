@@ -4,13 +4,14 @@ and with English's dictionary words), no axe-core violation and no text overflow
 a whole game of each of the five games is played in that language; the choice is kept across
 pages and visits; the fonts the platform offers draw every character (no missing glyph);
 and the site's own tournament, named by the server, reads in the language on every page.
+The phone's page sweep is in test_languages_pages.py, the whole games in
+test_languages_games.py: each module runs on one worker, and these are the longest.
 
 A language runs here once its file is there (the Chinese file is written beside Japanese)."""
 
 from __future__ import annotations
 
 import json
-import random
 import re
 import subprocess
 from collections.abc import Iterator
@@ -21,7 +22,6 @@ import httpx
 import pytest
 
 from tests.apt import install_once
-from tests.browser.helpers import Game, make_move, open_game, wait_for_ply
 from tests.browser.test_accessibility import BOTS, SIZES, violations
 from tests.server import Server, running
 
@@ -238,122 +238,66 @@ def pages_to_visit(server: Server, page: Any, username: str) -> list[str]:
 
 
 # The page sweeps are the suite's longest tests (a minute or more each), and a browser
-# module runs on one worker: every other language's sweeps are in test_languages_pages.py,
-# so that two workers share them.
-SWEPT_HERE = SHIPPED[0::2]
+# module runs on one worker: the phone's sweep is in test_languages_pages.py, so that two
+# workers share them. Each visits a page once in English and then in every shipped language.
+SWEPT_HERE = ["desktop"]
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-@pytest.mark.parametrize("lang", SWEPT_HERE)
-def test_every_page_reads_in_the_language_with_nothing_overflowing(
-    account, new_context, server: Server, output_dir: Path, lang: str, size: str
+@pytest.mark.parametrize("size", SWEPT_HERE)
+def test_every_page_reads_in_every_language_with_nothing_overflowing(
+    account, new_context, server: Server, output_dir: Path, size: str
 ) -> None:
-    check_every_page(account, new_context, server, output_dir, lang, size)
+    check_every_page(account, new_context, server, output_dir, size)
 
 
-def check_every_page(
-    account, new_context, server: Server, output_dir: Path, lang: str, size: str
-) -> None:
-    """Every page at this size in ``lang``: no English left (compared with the English page
-    and English's words), ``lang`` set, nothing overflowing, axe-core clean."""
-    options: dict[str, Any] = {**SIZES[size], "locale": LOCALES[lang]}
-    mine, username = account(f"{lang}{size[0]}", **options)
-    english = new_context(
-        storage_state=mine.context.storage_state(), **{**SIZES[size], "locale": "en-GB"}
-    ).new_page()
-    anonymous_mine = new_context(**options).new_page()
+def check_every_page(account, new_context, server: Server, output_dir: Path, size: str) -> None:
+    """Every page at this size in each shipped language: no English left (compared with the
+    English page, read once for all the languages, and with English's words), the language
+    set, nothing overflowing, axe-core clean."""
+    english, username = account(f"sweep{size[0]}", **{**SIZES[size], "locale": "en-GB"})
+    state = english.context.storage_state()
+
+    def pages(**more: Any) -> dict[str, Any]:
+        return {
+            lang: new_context(**more, **{**SIZES[size], "locale": LOCALES[lang]}).new_page()
+            for lang in SHIPPED
+        }
+
+    mine = pages(storage_state=state)  # the same account, reading its own language
     anonymous_english = new_context(**{**SIZES[size], "locale": "en-GB"}).new_page()
-    for page in (mine, english):
+    anonymous = pages()
+    for page in (english, *mine.values()):
         fake_bots(page)
     # Data and names: the player's, the site's, the bots' and their BOT title, an engine's,
     # and the tournaments' (their creators' words; the scheduled ones', the server's setting).
     data = [username, "Kodama", "kodama-easy", "kodama-random", "BOT", "Fairy-Stockfish"]
-    data += tournament_names(mine)
+    data += tournament_names(english)
     problems: dict[str, Any] = {}
-    visits = [(url, mine, english) for url in pages_to_visit(server, mine, username)]
-    visits.append(("/account", anonymous_mine, anonymous_english))
-    for url, here, there in visits:
+    visits = [(url, english, mine) for url in pages_to_visit(server, english, username)]
+    visits.append(("/account", anonymous_english, anonymous))
+    for url, there, readers in visits:
         there.goto(url)
         ready(there)
-        here.goto(url)
-        ready(here)
-        name = f"{url} ({'anonymous' if here is anonymous_mine else username})"
-        found = {
-            "lang": here.evaluate("() => document.documentElement.lang"),
-            "untranslated": untranslated(shown(there), shown(here), data),
-            "english words": english_words(here, lang, data),
-            "overflow": here.evaluate(OVERFLOW_JS),
-            "axe": violations(here),
-        }
-        if found["lang"] == lang:
-            del found["lang"]
-        found = {key: value for key, value in found.items() if value}
-        if found:
-            problems[name] = found
-        slug = re.sub(r"[^a-z0-9]+", "-", url.lower()).strip("-") or "lobby"
-        here.screenshot(path=output_dir / f"lang-{lang}-{size}-{slug}.png", full_page=True)
+        english_texts = shown(there)
+        for lang, here in readers.items():
+            here.goto(url)
+            ready(here)
+            name = f"{lang} {url} ({'anonymous' if readers is anonymous else username})"
+            found = {
+                "lang": here.evaluate("() => document.documentElement.lang"),
+                "untranslated": untranslated(english_texts, shown(here), data),
+                "english words": english_words(here, lang, data),
+                "overflow": here.evaluate(OVERFLOW_JS),
+                "axe": violations(here),
+            }
+            if found["lang"] == lang:
+                del found["lang"]
+            found = {key: value for key, value in found.items() if value}
+            if found:
+                problems[name] = found
+            slug = re.sub(r"[^a-z0-9]+", "-", url.lower()).strip("-") or "lobby"
+            here.screenshot(path=output_dir / f"lang-{lang}-{size}-{slug}.png", full_page=True)
     assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
-
-
-# ---- whole games --------------------------------------------------------------------------
-def board_count(fen: str, lower: bool) -> int:
-    field = fen.split(maxsplit=1)[0]
-    return sum(1 for c in field if c.isalpha() and c.islower() == lower)
-
-
-def next_move(game: Game, rng: random.Random) -> str:
-    """A move that ends the game if there is one; first takes what it can, second plays at
-    random: games end in a few dozen moves."""
-    moves: list[str] = sorted(game.game.legal_moves(game.pos))
-    for move in moves:
-        if game.game.result(game.game.play(game.pos, move)) is not None:
-            return move
-    if game.mover == "first":
-        before = board_count(game.fen, lower=True)
-
-        def taken(move: str) -> int:
-            return before - board_count(game.game.to_text(game.game.play(game.pos, move)), True)
-
-        best = max(taken(m) for m in moves)
-        if best > 0:
-            moves = [m for m in moves if taken(m) == best]
-    return rng.choice(moves)
-
-
-def switch_to(page: Any, lang: str) -> None:
-    page.locator(f'header.site .lang-switch [data-lang="{lang}"]').click()
-    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("lang", SHIPPED)
-def test_a_whole_game_in_the_language(new_context, lang: str, variant: str) -> None:
-    pages, _, game_id = open_game(
-        new_context, variant, spectator=False, locale=LOCALES[lang], **SIZES["desktop"]
-    )
-    switch_to(pages["second"], lang)  # its browser speaks English: the switch
-    game, rng = Game(variant), random.Random(variant)
-    if variant == "dobutsu":
-        # The Japanese notation, chosen on the game page beside the standard one.
-        pages["first"].locator('#prefs select[data-pref="notation"]').select_option("japanese")
-    while game.result is None:
-        make_move(pages[game.mover], game, next_move(game, rng))
-        assert len(game.moves) < 400, "the game did not end"
-    data = ["Kodama", "Anonymous"]
-    for side, page in pages.items():
-        wait_for_ply(page, len(game.moves))
-        page.wait_for_selector('[data-record="download"]')
-        assert page.evaluate("() => document.documentElement.lang") == lang
-        assert english_words(page, lang, data) == [], side
-        assert page.evaluate(OVERFLOW_JS) == [], side
-    if variant == "dobutsu":
-        first = pages["first"]
-        shown_moves = first.locator("#moves button.mv").all_inner_texts()
-        assert shown_moves and all(m.strip()[0] in "▲△" for m in shown_moves), shown_moves
-        href = first.locator('[data-record="download"]').get_attribute("href")
-        assert href == f"/game/export/{game_id}?notation=japanese"
-        record = first.request.get(href).text()
-        assert re.search(r"^1\. [a-z]\d[a-z]\d\+? \{ ▲[ABC][1-4]", record, re.MULTILINE), record
 
 
 # ---- the choice, kept -------------------------------------------------------------------
