@@ -22,8 +22,13 @@ LEVEL = "kodama-random"
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
+    # The author answers kodama-random as fast as it moves, beyond the 10 moves a second a
+    # game is allowed (a long game then met a 429): this test is about ratings, not limits.
     with running(
-        tmp_path, "berserk-rated-builtin-Tq7Wm3Lx9Zc2Vb5N", KODAMA_BUILTIN_BOTS="true"
+        tmp_path,
+        "berserk-rated-builtin-Tq7Wm3Lx9Zc2Vb5N",
+        KODAMA_BUILTIN_BOTS="true",
+        KODAMA_RATELIMIT_MOVE_PER_S="1000",
     ) as srv:
         deadline = time.monotonic() + 90
         while LEVEL not in httpx.get(f"{srv.base}/api/bot/online", timeout=10).text:
