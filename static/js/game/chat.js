@@ -68,6 +68,7 @@ export class ChatPanel {
     this.room = "player"; // the room shown (and written in)
     this.account = null; // null: not asked yet; for a spectator, whether they may write
     this.muted = readMuted();
+    this.drawnMuted = ""; // the muted with an Unmute button drawn (mutedKey)
     this.blocked = new Set(); // ids blocked from this page (the server sends their lines no more)
     this.spectatorsShown = readSpectatorsShown();
     this.unread = { player: 0, spectator: 0 };
@@ -109,7 +110,9 @@ export class ChatPanel {
   history(lines) {
     this.lines = new Map(lines.map((line) => [line.id, line]));
     this.unread = { player: 0, spectator: 0 };
-    this.drawLog();
+    // The kept lines may hold someone muted in this browser: their Unmute button too.
+    if (this.drawn && this.mutedKey(this.mutedHere()) !== this.drawnMuted) this.draw();
+    else this.drawLog();
   }
 
   // A line told live (`chat`); one already held (sent with the kept lines) is skipped.
@@ -123,7 +126,10 @@ export class ChatPanel {
       const input = this.root.querySelector("#chat-input");
       if (input) input.value = "";
     }
-    if (!this.visible(line)) return;
+    if (!this.visible(line)) {
+      if (this.drawn && this.mutedKey(this.mutedHere()) !== this.drawnMuted) this.draw();
+      return;
+    }
     if (room === this.room) {
       this.append(line);
     } else {
@@ -258,12 +264,8 @@ export class ChatPanel {
     const writing = this.canWrite() && roomShown;
     const placeholder = t(this.room === "player" ? "chat.write.player" : "chat.write.spectator");
     const anonymous = this.account !== true; // (no identity at all: the same)
-    // The others muted whose lines this chat holds, each with its way back (the opponent
-    // has the checkbox).
-    const mutedHere = new Map();
-    for (const line of this.lines.values()) {
-      if (this.muted.has(line.userId) && line.userId !== this.opponentId) mutedHere.set(line.userId, line.username);
-    }
+    const mutedHere = this.mutedHere();
+    this.drawnMuted = this.mutedKey(mutedHere);
     render(
       this.root,
       html`<h2 id="chat-heading" class="small-heading">${t("chat.heading")}</h2>
@@ -304,6 +306,20 @@ export class ChatPanel {
     const again = focus && (this.root.querySelector(`#${focus}`)
       || this.root.querySelector(`[data-chat="${focus}"]`));
     if (again) again.focus();
+  }
+
+  // The others muted whose lines this chat holds, each with its way back (the opponent
+  // has the checkbox): id -> name.
+  mutedHere() {
+    const found = new Map();
+    for (const line of this.lines.values()) {
+      if (this.muted.has(line.userId) && line.userId !== this.opponentId) found.set(line.userId, line.username);
+    }
+    return found;
+  }
+
+  mutedKey(mutedHere) {
+    return [...mutedHere.keys()].sort().join(" ");
   }
 
   drawRooms() {
