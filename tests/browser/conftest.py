@@ -13,7 +13,7 @@ from playwright import sync_api as playwright_sync
 
 from tests.apt import install_once
 from tests.browser.accounts import sign_in
-from tests.server import Server, running
+from tests.server import Server, migrated_sqlite, running
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -60,6 +60,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     executable = ensure_chromium()
+    # The servers' migrated database, made now if this worker has not made it yet: migrating
+    # runs asyncio.run(), which fails once Playwright's loop runs (a module's server fixture
+    # may be set up after its browser, and browser modules now run first on a worker).
+    migrated_sqlite()
     with playwright_sync.sync_playwright() as pw:
         launched = pw.chromium.launch(
             executable_path=str(executable), headless=True, args=LAUNCH_ARGS
