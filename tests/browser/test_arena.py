@@ -90,8 +90,9 @@ def person_game(page: Any, tid: str, after: str | None = None) -> str:
         page.goto(f"/tournament/{tid}")
     except PlaywrightError as error:
         # A finished game's page follows its player to the next arena game: when the pairing
-        # comes first, that navigation interrupts this one; go once it has landed.
-        if "interrupted by another navigation" not in str(error):
+        # comes first, that navigation interrupts this one (Chromium says so, or that it
+        # aborted it); go once it has landed.
+        if not any(m in str(error) for m in ("interrupted by another navigation", "ERR_ABORTED")):
             raise
         page.wait_for_url(f"**/game/{game_id}")
         page.goto(f"/tournament/{tid}")
