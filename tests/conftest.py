@@ -64,8 +64,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(group))
     # Workers take the tests in this order: the longest groups first, then the other groups,
     # then the tests that need no worker of their own, which fill the workers' ends evenly.
-    # (In collection order, tests/browser came last: the worker given its longest module
-    # ran alone for minutes at the end.)
+    # (In collection order tests/browser comes last, and a worker given a long module last
+    # could run alone at the end.)
     position = {item: i for i, item in enumerate(items)}
 
     def order(item: pytest.Item) -> tuple[int, int, int]:
