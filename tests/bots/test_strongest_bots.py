@@ -9,10 +9,8 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -106,13 +104,14 @@ def test_fairy_stockfish_and_perfect_play_on_the_server(server: Server, tmp_path
         assert finished.get("winner") == "white", finished
         assert len(finished["moves"].split()) <= WON_IN
 
-        # No yokai table here: declined, with lichess's reason.
-        made = web.post(
-            "/api/challenge/kodama-perfect",
-            json={"variant": "dobutsu", "rules": {"ruleset": "yokai"}},
-        )
-        made.raise_for_status()
-        answer = wait_answered(web, made.json()["id"])
+        # No yokai table here: declined, with lichess's reason. The request stays open until
+        # the answer (keepAliveStream): the challenge, then how it ended.
+        asked = {"variant": "dobutsu", "rules": {"ruleset": "yokai"}, "keepAliveStream": True}
+        with web.stream("POST", "/api/challenge/kodama-perfect", json=asked) as stream:
+            stream.raise_for_status()
+            lines = [json.loads(line) for line in stream.iter_lines() if line.strip()]
+        assert lines[-1] == {"done": "declined"}, lines
+        answer = web.get(f"/api/challenge/{lines[0]['id']}/show").json()
         assert answer["status"] == "declined" and answer["declineReason"], answer
         log.seek(0)
         assert "Traceback" not in log.read()
@@ -121,13 +120,3 @@ def test_fairy_stockfish_and_perfect_play_on_the_server(server: Server, tmp_path
         mover.wait(timeout=30)
         web.close()
         log.close()
-
-
-def wait_answered(web: httpx.Client, challenge_id: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 60
-    while True:
-        challenge: dict[str, Any] = web.get(f"/api/challenge/{challenge_id}/show").json()
-        if challenge["status"] != "created":
-            return challenge
-        assert time.monotonic() < deadline, challenge
-        time.sleep(0.1)  # polling another process, not making time pass
