@@ -21,15 +21,17 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 # bench/ holds a script named engine.py: keep this folder off the import path so that
 # "import engine" finds the engine package.
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+if str(_HERE.parent) not in sys.path:
+    sys.path.insert(0, str(_HERE.parent))
 
 import engine  # noqa: E402
 from app.tablebase.lookup import Tablebases  # noqa: E402
+from bench.strength import opening  # noqa: E402
 from bots.perfect import GAME, PerfectPlayer  # noqa: E402
 from bots.players import LEVELS, make_player  # noqa: E402
 
@@ -59,19 +61,6 @@ class Outcome:
     @property
     def won_position_lost(self) -> bool:
         return self.won_at is not None and self.winner != "perfect"
-
-
-def opening(game: engine.Game[Any], seed: int, plies: int) -> Any:
-    """A random start of ``plies`` moves that does not end the game."""
-    rng = random.Random(seed)
-    while True:
-        pos = game.start()
-        for _ in range(plies):
-            if game.result(pos) is not None:
-                break
-            pos = game.play(pos, rng.choice(game.legal_moves(pos)))
-        if game.result(pos) is None:
-            return pos
 
 
 def words(category: str, plies: int | None) -> str:
