@@ -8,7 +8,6 @@ import logging
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -26,7 +25,6 @@ from bots.engineproc import BOARDS, PROTOCOLS, VARIANTS_FILE, Dialect, EnginePla
 from bots.players import RandomPlayer
 from bots.runner import Settings
 from engine.core import RuleReason
-from tests.apt import install_once
 from tests.server import Server, account_token, running
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,19 +127,7 @@ def test_challenges_are_filtered_by_game_and_rules() -> None:
     assert bridge.decline_reason({**challenge("dobutsu"), "rated": True}) == "casual"
 
 
-# ---- Fairy-Stockfish ---------------------------------------------------------------------
-def found_engine() -> str | None:
-    return shutil.which("fairy-stockfish") or shutil.which("/usr/games/fairy-stockfish")
-
-
-@pytest.fixture(scope="module")
-def fairy() -> str:
-    try:
-        return install_once("fairy-stockfish", found_engine)
-    except (RuntimeError, subprocess.CalledProcessError) as exc:
-        pytest.fail(f"Debian's fairy-stockfish package could not be installed: {exc}")
-
-
+# ---- Fairy-Stockfish (the ``fairy`` fixture: tests/bots/conftest.py) ----------------------
 def engine_moves(
     process: EngineProcess, game_id: str, moves: list[str], start: str | None = None
 ) -> set[str]:

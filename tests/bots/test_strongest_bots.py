@@ -1,7 +1,8 @@
 """The strongest built-in opponents on a real server: with Fairy-Stockfish installed (Debian's
-package, as test_bridge.py installs it) the server runs it as ``kodama-fairy`` and it plays a
-Gorogoro game to the end; ``kodama-perfect`` plays from the table it is given (a reduced
-problem's here) and wins a won position, and declines a ruleset with no table."""
+package: the ``fairy`` fixture, tests/bots/conftest.py) the server runs it as
+``kodama-fairy`` and it plays a Gorogoro game to the end; ``kodama-perfect`` plays from the
+table it is given (a reduced problem's here) and wins a won position, and declines a
+ruleset with no table."""
 
 from __future__ import annotations
 
@@ -16,8 +17,7 @@ import httpx
 import pytest
 
 from engine.core import RuleReason
-from tests.apt import install_once
-from tests.bots.test_bridge import found_engine, wait_finished, wait_online
+from tests.bots.test_bridge import wait_finished, wait_online
 from tests.bots.test_perfect import build
 from tests.server import Server, account_token, running
 
@@ -26,14 +26,6 @@ RULE_REASONS = {reason.value for reason in RuleReason}
 # A reduced problem: a lion each and a giraffe in first's hand, first wins in 5 plies.
 WON = "l2/3/3/2L f G"
 WON_IN = 5
-
-
-@pytest.fixture(scope="module")
-def fairy() -> str:
-    try:
-        return install_once("fairy-stockfish", found_engine)
-    except (RuntimeError, subprocess.CalledProcessError) as exc:
-        pytest.fail(f"Debian's fairy-stockfish package could not be installed: {exc}")
 
 
 @pytest.fixture
