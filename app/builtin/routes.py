@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from app.builtin.seats import PREFIX, Seats
 from app.builtin.service import PERFECT
 from app.http.deps import ServicesDep
-from app.tablebase.moves import RULESETS
+from app.tablebase.encoding import RULESETS
 
 router = APIRouter(tags=["challenges"])
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import resource
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +19,9 @@ import engine
 from app.core.time import Clock, SystemClock
 
 from . import store
-from .derive import DERIVED, derived
-from .encoding import Codes, from_position
-from .moves import END_DRAW, UNKNOWN, mirror
-from .retro import Values
-from .solve import PART_BITS, Solved, solve
+from .derive import DERIVED
+from .encoding import END_DRAW, UNKNOWN, from_position
+from .solve import Solved, solve
 
 Log = Callable[[str], None]
 
@@ -40,43 +38,26 @@ def figures(solved: Solved, start: int) -> dict[str, Any]:
     wins = draws = longest = 0
     for a in range(0, len(values), 1 << 24):  # a slice at a time: no array as long as values
         part = values[a : a + (1 << 24)]
-        drawn = (part == UNKNOWN) | (part == END_DRAW)
-        draws += int(np.count_nonzero(drawn))
-        wins += int(np.count_nonzero(~drawn & (part % 2 == 1)))
-        longest = max(longest, int(part[~drawn].max(initial=1)))
-    symmetric = 0
-    for codes, _ in solved.chunks():
-        symmetric += int(np.count_nonzero(mirror(codes) == codes))
+        draws += int(np.count_nonzero(part == UNKNOWN))
+        wins += int(np.count_nonzero(part % 2 == 1))
+        longest = max(longest, int(part.max(initial=1)))
     at = solved.value_of(start)
     if at is None:
         raise ValueError("the start is not among the positions")
     value = store.Value.of(0 if at in (UNKNOWN, END_DRAW) else at)
+    wins += solved.known["wins"]
+    draws += solved.known["draws"]
     return {
-        "positions": len(values),
+        "positions": solved.positions,
         # Each entry stands for a position and its mirror image: counted apart, these many.
-        "positions_mirrors_apart": 2 * len(values) - symmetric,
+        "positions_mirrors_apart": 2 * solved.positions - solved.symmetric,
         "wins": wins,
         "draws": draws,
-        "losses": len(values) - wins - draws,
+        "losses": solved.positions - wins - draws,
         "moves": solved.moves,
         "start": {"category": value.category, "plies": value.plies},
         "longest_plies": (longest - 1) // 2,
     }
-
-
-def _stored(solved: Solved, ruleset: str) -> Iterator[tuple[Codes, Values]]:
-    """The positions a table stores, and their values: under a ruleset of derive.DERIVED,
-    those whose value the position alone does not give (the others checked against the
-    solver's values)."""
-    for codes, values in solved.chunks():
-        if ruleset not in DERIVED:
-            yield codes, values
-            continue
-        known = derived(codes, ruleset)
-        keep = known == UNKNOWN
-        if np.any(known[~keep] != values[~keep]):
-            raise ValueError("a value known from its position differs from the solver's")
-        yield codes[keep], values[keep]
 
 
 def _start_words(value: dict[str, Any]) -> str:
@@ -96,24 +77,25 @@ def build(
     log: Log = print,
     clock: Clock | None = None,
     start: str | None = None,
-    bits: int = PART_BITS,
 ) -> dict[str, Any]:
     """Solve ``ruleset`` and store its table in ``out/<ruleset>``; the figures. ``start``:
-    another position to start from and ``bits`` of parts (the tests' smaller problems)."""
+    another position to start from (the tests' smaller problems)."""
     clock = clock or SystemClock()
     begun = clock.monotonic()
     log(f"tablebase {ruleset}: positions reachable from the start")
     first = start_code(ruleset, start)
-    # The positions wait on disk beside the table while it is built.
+    # A level of the search waits on disk beside the table while it is built.
     work = out / f".{ruleset}.work"
     try:
-        solved = solve(np.array([first], dtype=np.uint64), ruleset, work, clock, log, bits)
-        found = figures(solved, first)
-        t = clock.monotonic()
-        found["derived"] = ruleset in DERIVED
-        store.write(out / ruleset, _stored(solved, ruleset), {"ruleset": ruleset, **found})
+        solved = solve(np.array([first], dtype=np.uint64), ruleset, work, clock, log)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    found = figures(solved, first)
+    t = clock.monotonic()
+    found["derived"] = ruleset in DERIVED
+    low_keys, per_bucket = solved.stored.stored_keys()
+    store.write(out / ruleset, low_keys, per_bucket, solved.values, {"ruleset": ruleset, **found})
+    del low_keys
     seconds = {**solved.seconds, "store": clock.monotonic() - t}
     seconds["total"] = clock.monotonic() - begun
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB

@@ -1,10 +1,11 @@
 """Values known from the position alone, which the `yokai` table does not store.
 
-Under `yokai` a game is over once a lion is taken or stands safe on its last rank (the value
-``moves.ended`` gives), and a side that can take the other's lion wins in one ply: nothing
-is faster. These positions are most of the ruleset's reachable ones (declining to take a
-lion is legal, so the games that follow are many), and their values need no table. Under
-`dobutsu` a lion can never be taken and the table stores every position.
+Under `yokai` a game is over once a lion is taken or stands safe on its last rank, and a side
+that can take the other's lion wins in one ply: nothing is faster. These positions are most
+of the ruleset's reachable ones (declining to take a lion is legal, so the games that follow
+are many), and their values need no table. Under `dobutsu` a lion can never be taken and the
+table stores every position. The solver's compiled ``kernels.known`` gives the same values;
+this is its plain-Python twin, for the server, which compiles nothing.
 """
 
 from __future__ import annotations
@@ -13,32 +14,27 @@ from typing import Any
 
 import numpy as np
 
-from .encoding import ATTACKED_BY_THEM, ATTACKED_BY_US, FILES, SQUARES, THEIRS, Codes, L
-from .moves import END_DRAW, LOSS0, UNKNOWN, WIN0, _attackers, _lion, ended, nibbles
+from .encoding import (
+    ATTACKED_BY_THEM,
+    ATTACKED_BY_US,
+    END_DRAW,
+    FILES,
+    LOSS0,
+    SQUARES,
+    THEIRS,
+    UNKNOWN,
+    WIN0,
+    WIN1,
+    Codes,
+    L,
+)
 
-WIN1 = 3  # the solver's value of a win in one ply
 DERIVED = {"yokai"}  # the rulesets whose tables leave these positions out
 
 
-def known(codes: Codes, ruleset: str) -> np.ndarray[Any, np.dtype[np.uint16]]:
-    """The solver's value of each position whose value the position alone gives, under any
-    ruleset: a game over (``moves.ended``) or, under `yokai`, a lion to take (a win in 1);
-    UNKNOWN elsewhere."""
-    values = ended(codes, ruleset)
-    if ruleset == "yokai":
-        nib = nibbles(codes)
-        theirs, _ = _lion(nib, L | THEIRS)
-        takes, _ = _attackers(nib, theirs, ATTACKED_BY_US)
-        values[(values == UNKNOWN) & (takes > 0)] = WIN1
-    return values
-
-
 def derived(codes: Codes, ruleset: str) -> np.ndarray[Any, np.dtype[np.uint16]]:
-    """``known`` where the ruleset's table leaves those positions out (DERIVED), else
-    UNKNOWN everywhere (vectorised ``derived_one``)."""
-    if ruleset not in DERIVED:
-        return np.zeros(len(codes), dtype=np.uint16)
-    return known(codes, ruleset)
+    """``derived_one`` of each code (a table's lookups: a few codes at a time)."""
+    return np.array([derived_one(int(c), ruleset) for c in codes], dtype=np.uint16)
 
 
 def _attacked(board: list[int], target: int, table: np.ndarray[Any, Any]) -> bool:
@@ -47,7 +43,8 @@ def _attacked(board: list[int], target: int, table: np.ndarray[Any, Any]) -> boo
 
 
 def derived_one(code: int, ruleset: str) -> int:
-    """``derived`` of one working code, in plain Python (for lookups)."""
+    """The value of a working code that the position alone gives (a game over, a lion to
+    take), where the ruleset's table leaves such positions out (DERIVED); else UNKNOWN."""
     if ruleset not in DERIVED:
         return UNKNOWN
     board = [(code >> (4 * sq)) & 15 for sq in range(SQUARES)]

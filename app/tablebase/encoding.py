@@ -34,6 +34,14 @@ STEPS = {
     H: ((-1, 1), (0, 1), (1, 1), (-1, 0), (1, 0), (0, -1)),
 }
 
+RULESETS = ("dobutsu", "yokai")
+# Values of the solver: 0 not (yet) decided, which a finished table reads as a draw; a win
+# in n plies 2n+1, a loss 2n+2; END_DRAW a game the last move ended drawn (yokai: both
+# lions safe on their last rank).
+UNKNOWN = 0
+END_DRAW = 0xFFFF
+WIN0, LOSS0, WIN1 = 1, 2, 3
+
 U64 = np.uint64
 Codes = np.ndarray[Any, np.dtype[np.uint64]]
 Bytes = np.ndarray[Any, np.dtype[np.uint8]]

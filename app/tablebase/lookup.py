@@ -14,8 +14,7 @@ from typing import Any
 import engine
 from app.core.errors import ServiceError
 
-from .encoding import from_position
-from .moves import RULESETS
+from .encoding import RULESETS, from_position
 from .store import Table, Value
 
 DEFAULT_RULESET = RULESETS[0]

@@ -1,33 +1,38 @@
 """Retrograde analysis: every position reachable from a start, each one's value and distance.
 
-Two steps, in numpy over working codes (encoding.py) kept on disk in parts (reach.Parts):
+Three steps, compiled (numba) and on both cores, over stored keys (encoding.py) held as one
+bit a key (keyset.py):
 
-1. ``reach.reachable``: breadth-first from the start, level by level, each part's positions
-   one sorted file;
-2. ``retro.retrograde``: the values level by level from the games' ends, the moves into
-   each decided position found by undoing moves (unmoves.py) rather than stored.
+1. ``reach.reachable``: breadth-first from the start, level by level;
+2. ``retro.leave_out_known``: every position counted by its value where the position alone
+   gives it (kernels.known), and under `yokai` those taken out: the table leaves them out;
+3. ``retro.retrograde``: the others' values level by level from the games' ends, the moves
+   into each decided position found by undoing moves rather than stored.
 
-Memory holds three bytes a position (value and count of moves) and batches; the codes stay
-on disk.
+Memory holds the bits (4 GiB at most), a rank every eight words, and three bytes a position
+solved (value and count of moves); a level of the search waits on disk.
 """
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from app.core.time import Clock
 
-from .encoding import U64, Codes
-from .reach import Parts, reachable
-from .retro import Values, retrograde
+from . import kernels
+from .encoding import UNKNOWN
+from .keyset import KeySet
+from .reach import reachable
+from .retro import BLOCKS, leave_out_known, retrograde
 
 Log = Callable[[str], None]
-PART_BITS = 6  # 64 parts: a part of the largest table is a few hundred MB of codes
+Array = np.ndarray[Any, Any]
 
 
 def _quiet(_: str) -> None:
@@ -36,56 +41,62 @@ def _quiet(_: str) -> None:
 
 @dataclass
 class Solved:
-    """Every reachable position (in ``parts``, ``sizes[p]`` in part p) and its value
-    (``values``, part after part, each part in the order of its codes)."""
+    """The positions reachable from a start: those solved (``stored``, each one's value in
+    ``values`` by its rank) and counts of all of them."""
 
-    parts: Parts
-    sizes: list[int]
-    values: Values
+    ruleset: str
+    stored: KeySet
+    values: Array
+    positions: int  # reachable, the ones known from the position alone included
+    known: dict[str, int]  # the known ones left out (yokai), by category
+    symmetric: int  # positions that are their own mirror image
     moves: int
     levels: int
     seconds: dict[str, float]
-
-    def chunks(self) -> Iterator[tuple[Codes, Values]]:
-        """Each part's codes and their values."""
-        at = 0
-        for p, size in enumerate(self.sizes):
-            yield self.parts.load(p), self.values[at : at + size]
-            at += size
-
-    def sorted(self) -> tuple[Codes, Values]:
-        """All codes, sorted, and their values (for small problems: all in memory)."""
-        codes = np.concatenate([c for c, _ in self.chunks()])
-        order = np.argsort(codes)
-        return codes[order], self.values[order]
+    every: Array | None = field(default=None)  # all reachable keys, if asked (small problems)
 
     def value_of(self, code: int) -> int | None:
         """The solver's value of one canonical code (None: not reachable)."""
-        p = int(self.parts.of(np.array([code], dtype=U64))[0])
-        codes = self.parts.load(p)
-        at = int(np.searchsorted(codes, U64(code)))
-        if at == len(codes) or int(codes[at]) != code:
-            return None
-        return int(self.values[sum(self.sizes[:p]) + at])
+        if self.ruleset == "yokai" and (value := kernels.known(code, True)) != UNKNOWN:
+            return value
+        at = self.stored.rank_of(kernels.key(code))
+        return None if at < 0 else int(self.values[at])
+
+    def sorted(self) -> tuple[Array, Array]:
+        """All reachable codes, sorted, and their values (for problems solved with
+        ``every``: all in memory)."""
+        if self.every is None:
+            raise ValueError("solve(..., every=True) lists every position")
+        codes = np.array([kernels.code_of_key(int(k)) for k in self.every], dtype=np.uint64)
+        codes.sort()
+        values = np.array([self.value_of(int(c)) for c in codes], dtype=np.uint16)
+        return codes, values
 
 
 def solve(
-    start: Codes,
-    ruleset: str,
-    folder: Path,
-    clock: Clock,
-    log: Log = _quiet,
-    bits: int = PART_BITS,
+    start: Array, ruleset: str, folder: Path, clock: Clock, log: Log = _quiet, every: bool = False
 ) -> Solved:
-    """Every position reachable from ``start`` and its value, the codes in ``folder`` (made
-    afresh); ``clock`` times the steps."""
+    """Every position reachable from ``start`` (canonical working codes) and its value; a
+    level of the search waits in ``folder`` (made afresh). ``clock`` times the steps;
+    ``every``: keep every reachable key in memory (small problems)."""
     shutil.rmtree(folder, ignore_errors=True)
-    parts = Parts(folder, bits)
     seconds: dict[str, float] = {}
     t = clock.monotonic()
-    sizes, moves = reachable(start, ruleset, parts, log)
+    found, moves = reachable(start, ruleset, folder, log)
+    shutil.rmtree(folder, ignore_errors=True)
     seconds["reachable"] = clock.monotonic() - t
     t = clock.monotonic()
-    values, levels = retrograde(parts, sizes, ruleset, log)
+    positions = len(found)
+    listed = found.keys() if every else None
+    tally = np.zeros((BLOCKS, 4), dtype=np.int64)
+    leave_out_known(found.words, found.pages, ruleset == "yokai", tally)
+    wins, draws, losses, symmetric = (int(n) for n in tally.sum(axis=0))
+    found.freeze()
+    seconds["known"] = clock.monotonic() - t
+    t = clock.monotonic()
+    values, levels = retrograde(found, ruleset, log)
     seconds["retrograde"] = clock.monotonic() - t
-    return Solved(parts, sizes, values, moves, levels, seconds)
+    known = {"wins": wins, "draws": draws, "losses": losses}
+    return Solved(
+        ruleset, found, values, positions, known, symmetric, moves, levels, seconds, listed
+    )

@@ -2,9 +2,11 @@
 
 ``keys.npy`` (uint16): the low 16 bits of each position's key (encoding.py), sorted by key;
 ``buckets.npy`` (uint32): where each value of the key's high bits starts in ``keys``;
-``values.npy`` (uint8, or uint16 if a distance needs it): each position's value, in the same
-order: 0 a draw, 2n+1 a win in n plies, 2n+2 a loss in n; ``table.json``: the build's
-figures. Three or four bytes a position (two of value once a distance passes 126 plies); a
+``values.npy``: each position's value, in the same order (0 a draw, 2n+1 a win in n plies,
+2n+2 a loss in n), written as its index in ``palette.npy`` (uint16, the distinct values in
+order): one byte a position while a table has at most 256 distinct values (under both
+rulesets it has fewer than 180: a win's distance is odd and a loss's even), else the values
+themselves, two bytes; ``table.json``: the build's figures. Three bytes a position; a
 lookup is one binary search in a bucket of a few hundred keys, read through the operating
 system's page cache (np.load's mmap_mode). A table whose figures say ``derived`` (the
 `yokai` one) leaves out the positions whose value the position alone gives (derive.py),
@@ -15,87 +17,43 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 
 from .derive import derived, derived_one
-from .encoding import KEY_BITS, Codes, key_of, keys
-from .moves import END_DRAW, UNKNOWN
+from .encoding import END_DRAW, UNKNOWN, Codes, key_of, keys
 
 LOW_BITS = 16
-FORMAT = 1
+FORMAT = 2  # 1: values.npy holds the values themselves, without a palette
+PALETTE_LIMIT = 256
 
 
 def _write_npy(path: Path, array: np.ndarray[Any, Any]) -> None:
     np.save(path, array, allow_pickle=False)
 
 
-RANGE_BITS = 5  # the keys are sorted a 32nd of the key space at a time
-Chunks = Iterable[tuple[Codes, np.ndarray[Any, Any]]]
-
-
-def _npy(path: Path, dtype: Any, length: int) -> BinaryIO:
-    """A .npy file of ``length`` items, opened for its data to be appended."""
-    f = open(path, "wb")  # noqa: SIM115 - the caller closes it
-    header = {"descr": np.lib.format.dtype_to_descr(np.dtype(dtype)), "fortran_order": False}
-    np.lib.format.write_array_header_1_0(f, {**header, "shape": (length,)})
-    return f
-
-
-def write(folder: Path, chunks: Chunks, figures: dict[str, Any]) -> None:
-    """Store solved positions (working codes, solver values; ``chunks`` of them, in any
-    order) in ``folder``, replacing what was there only once the new table is complete.
-    The keys are sorted by range of the key space on disk: memory holds one range."""
+def write(
+    folder: Path,
+    low_keys: np.ndarray[Any, Any],
+    per_bucket: np.ndarray[Any, Any],
+    values: np.ndarray[Any, Any],
+    figures: dict[str, Any],
+) -> None:
+    """Store solved positions in ``folder``: the low 16 bits of their keys (sorted by key),
+    how many keys each value of the high bits has, and their values (the solver's, in the
+    same order); the old table is replaced only once the new one is complete."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     scratch = folder.with_name(folder.name + ".new")
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir()
-    shift = np.uint64(KEY_BITS - RANGE_BITS)
-    ranges = range(1 << RANGE_BITS)
-    count, top = 0, 0
-    key_files = [open(scratch / f"keys-{r}.bin", "wb") for r in ranges]  # noqa: SIM115
-    value_files = [open(scratch / f"values-{r}.bin", "wb") for r in ranges]  # noqa: SIM115
-    try:
-        for codes, values in chunks:
-            for a in range(0, len(codes), 1 << 22):
-                stored = keys(codes[a : a + (1 << 22)])
-                plain = values[a : a + (1 << 22)].astype(np.uint16)
-                plain[plain == END_DRAW] = 0
-                where = (stored >> shift).astype(np.intp)
-                order = np.argsort(where, kind="stable")
-                bounds = np.searchsorted(where[order], np.arange(len(ranges) + 1))
-                for r in ranges:
-                    part = order[bounds[r] : bounds[r + 1]]
-                    key_files[r].write(stored[part].tobytes())
-                    value_files[r].write(plain[part].tobytes())
-                count += len(stored)
-                top = max(top, int(plain.max(initial=0)))
-    finally:
-        for f in (*key_files, *value_files):
-            f.close()
-    dtype = np.uint8 if top < 256 else np.uint16
-    per_bucket = np.zeros(1 << (KEY_BITS - LOW_BITS), dtype=np.int64)
-    with (
-        _npy(scratch / "keys.npy", np.uint16, count) as low,
-        _npy(scratch / "values.npy", dtype, count) as out,
-    ):
-        for r in ranges:
-            stored = np.fromfile(scratch / f"keys-{r}.bin", dtype=np.uint64)
-            plain = np.fromfile(scratch / f"values-{r}.bin", dtype=np.uint16)
-            (scratch / f"keys-{r}.bin").unlink()
-            (scratch / f"values-{r}.bin").unlink()
-            order = np.argsort(stored)
-            stored, plain = stored[order], plain[order]
-            del order
-            low.write((stored & np.uint64(0xFFFF)).astype(np.uint16).tobytes())
-            out.write(plain.astype(dtype).tobytes())
-            per_bucket += np.bincount(
-                (stored >> np.uint64(LOW_BITS)).astype(np.intp), minlength=len(per_bucket)
-            )
+    _write_npy(scratch / "keys.npy", low_keys.astype(np.uint16, copy=False))
+    written, palette = encode(values)
+    _write_npy(scratch / "values.npy", written)
+    if palette is not None:
+        _write_npy(scratch / "palette.npy", palette)
     buckets = np.concatenate([[0], np.cumsum(per_bucket)])
     _write_npy(scratch / "buckets.npy", buckets.astype(np.uint32))
     (scratch / "table.json").write_text(json.dumps({"format": FORMAT, **figures}, indent=2))
@@ -104,6 +62,19 @@ def write(folder: Path, chunks: Chunks, figures: dict[str, Any]) -> None:
         folder.rename(old)
     scratch.rename(folder)
     shutil.rmtree(old, ignore_errors=True)
+
+
+def encode(
+    values: np.ndarray[Any, Any],
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any] | None]:
+    """Values as written: their indices in a palette of the distinct values (one byte each)
+    and the palette, or (more than PALETTE_LIMIT distinct values) themselves and None."""
+    present = np.flatnonzero(np.bincount(values, minlength=1 << 16))
+    if len(present) > PALETTE_LIMIT:
+        return values.astype(np.uint16, copy=False), None
+    index = np.zeros(1 << 16, dtype=np.uint8)
+    index[present] = np.arange(len(present), dtype=np.uint8)
+    return index[values], present.astype(np.uint16)
 
 
 def write_figures(folder: Path, figures: dict[str, Any]) -> None:
@@ -133,11 +104,13 @@ class Table:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.figures: dict[str, Any] = json.loads((folder / "table.json").read_text())
-        if self.figures.get("format") != FORMAT:
+        if self.figures.get("format") not in (1, FORMAT):
             raise ValueError(f"{folder} holds a table of another format")
         self._keys = np.load(folder / "keys.npy", mmap_mode="r")
         self._buckets = np.load(folder / "buckets.npy", mmap_mode="r")
         self._values = np.load(folder / "values.npy", mmap_mode="r")
+        palette = folder / "palette.npy"
+        self._palette = np.load(palette).astype(np.int64) if palette.exists() else None
         # A table that leaves out the values known from the position alone (derive.py).
         self._derives = bool(self.figures.get("derived"))
         self.ruleset = str(self.figures.get("ruleset", "dobutsu"))
@@ -160,7 +133,7 @@ class Table:
         at = int(np.searchsorted(part, key & 0xFFFF))
         if at == len(part) or int(part[at]) != key & 0xFFFF:
             return None
-        return int(self._values[low + at])
+        return int(self._read(self._values[low + at]))
 
     def value(self, code: int) -> Value | None:
         stored = self.stored(code)
@@ -196,9 +169,7 @@ class Table:
             hi[open_] = np.where(less, hi[open_], mid)
         at = np.minimum(lo, len(self) - 1)
         hit = (lo < high) & (self._keys[at] == want)
-        found: np.ndarray[Any, np.dtype[np.int64]] = np.where(
-            hit, self._values[at].astype(np.int64), -1
-        )
+        found: np.ndarray[Any, np.dtype[np.int64]] = np.where(hit, self._read(self._values[at]), -1)
         return found
 
     def sample(self, count: int, seed: int = 0) -> tuple[np.ndarray[Any, Any], Codes]:
@@ -210,4 +181,10 @@ class Table:
         return index, key
 
     def values_at(self, index: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        return np.asarray(self._values[index])
+        return np.asarray(self._read(self._values[index]))
+
+    def _read(self, written: Any) -> Any:
+        """Values as the solver writes them, from values.npy's (through the palette)."""
+        if self._palette is None:
+            return np.asarray(written).astype(np.int64)
+        return self._palette[written]

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from app.tablebase import moves
+from app.tablebase import encoding, moves
 from app.tablebase.store import Table
 
 
@@ -41,11 +41,11 @@ def inconsistent(table: Table, codes: Any, ruleset: str) -> list[int]:
     is_win = (values > 0) & (values % 2 == 1)
     is_loss = (values > 0) & (values % 2 == 0)
     ok = np.zeros(n, dtype=bool)
-    live = ended == moves.UNKNOWN
+    live = ended == encoding.UNKNOWN
     ok |= is_win & live & (plies >= 1) & (fastest_loss == plies - 1)
     ok |= is_loss & live & (plies >= 1) & (wins_count == degree) & (slowest_win == plies - 1)
-    ok |= is_loss & (plies == 0) & ((ended == moves.LOSS0) | (live & (degree == 0)))
-    ok |= is_win & (plies == 0) & (ended == moves.WIN0)
+    ok |= is_loss & (plies == 0) & ((ended == encoding.LOSS0) | (live & (degree == 0)))
+    ok |= is_win & (plies == 0) & (ended == encoding.WIN0)
     ok |= (values == 0) & live & (fastest_loss == big) & any_draw
-    ok |= (values == 0) & (ended == moves.END_DRAW)
+    ok |= (values == 0) & (ended == encoding.END_DRAW)
     return [int(c) for c in codes[~ok | missing]]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import engine
-from app.tablebase import moves
+from app.tablebase import encoding, moves
 from app.tablebase.encoding import from_position, key_of, keys, to_text
 from tests.app.tablebase import minimax
 from tests.app.tablebase.positions import REDUCED, codes_of, random_positions, without_history
@@ -21,10 +21,10 @@ RANDOM_POSITIONS = 20_000
 def engine_ended(game: engine.Game[Any], pos: Any) -> int:
     """The value moves.ended should give: the result the last move made, if any."""
     if pos.win is None:
-        return moves.UNKNOWN
+        return encoding.UNKNOWN
     if pos.win.winner is None:
-        return moves.END_DRAW
-    return moves.WIN0 if pos.win.winner == game.side_to_move(pos) else moves.LOSS0
+        return encoding.END_DRAW
+    return encoding.WIN0 if pos.win.winner == game.side_to_move(pos) else encoding.LOSS0
 
 
 def assert_agree(ruleset: str, positions: list[Any]) -> None:
@@ -43,12 +43,12 @@ def assert_agree(ruleset: str, positions: list[Any]) -> None:
     assert not wrong, wrong[:5]
 
 
-@pytest.mark.parametrize("ruleset", moves.RULESETS)
+@pytest.mark.parametrize("ruleset", encoding.RULESETS)
 def test_moves_of_random_games_agree_with_the_engine(ruleset):
     assert_agree(ruleset, random_positions(ruleset, RANDOM_POSITIONS, seed=1))
 
 
-@pytest.mark.parametrize("ruleset", moves.RULESETS)
+@pytest.mark.parametrize("ruleset", encoding.RULESETS)
 def test_moves_of_every_reduced_position_agree_with_the_engine(ruleset):
     game = engine.get_game("dobutsu", ruleset=ruleset)
     for start in REDUCED[ruleset]:

@@ -27,7 +27,7 @@ def test_the_solver_agrees_with_minimax_on_a_reduced_problem(tmp_path, ruleset, 
     game = engine.get_game("dobutsu", ruleset=ruleset)
     expected = minimax.solve(ruleset, start)
     first = from_position(game.from_text(start))
-    solved = solve(np.array([first], dtype=np.uint64), ruleset, tmp_path, ManualClock(), bits=2)
+    solved = solve(np.array([first], dtype=np.uint64), ruleset, tmp_path, ManualClock(), every=True)
     solved_codes, solved_values = solved.sorted()
     # The solver keeps one entry for a position and its mirror image, seen from the side
     # to move: the engine's positions fall into exactly its entries.

@@ -15,14 +15,13 @@ from app.core.time import ManualClock
 from app.tablebase import build as build_module
 from app.tablebase import store
 from app.tablebase.build import build, start_code
-from app.tablebase.encoding import codes_of_keys
-from app.tablebase.moves import END_DRAW, RULESETS
+from app.tablebase.encoding import END_DRAW, RULESETS, codes_of_keys
 from app.tablebase.solve import solve
 from tests.app.tablebase.consistency import inconsistent
 
 
 def reduced_table(tmp_path: Path, ruleset: str, start: str) -> store.Table:
-    build(ruleset, tmp_path, lambda _: None, ManualClock(), start=start, bits=2)
+    build(ruleset, tmp_path, lambda _: None, ManualClock(), start=start)
     return store.Table(tmp_path / ruleset)
 
 
@@ -31,7 +30,7 @@ def test_the_table_gives_every_reachable_position_the_solvers_value(tmp_path, ru
     start = "1l1/3/3/1L1 f EC"
     table = reduced_table(tmp_path / "table", ruleset, start)
     first = np.array([start_code(ruleset, start)], dtype=np.uint64)
-    codes, values = solve(first, ruleset, tmp_path / "work", ManualClock(), bits=2).sorted()
+    codes, values = solve(first, ruleset, tmp_path / "work", ManualClock(), every=True).sorted()
     values[values == END_DRAW] = 0
     assert table.stored_many(codes).tolist() == values.tolist()
     assert [table.stored(int(c)) for c in codes[::50]] == values[::50].tolist()
@@ -60,22 +59,39 @@ def test_a_stored_table_is_consistent_and_reads_back(tmp_path, ruleset):
 
 def test_the_check_finds_a_wrong_value(tmp_path):
     table = reduced_table(tmp_path, "dobutsu", "1l1/3/3/1L1 f E")
-    _, stored_keys = table.sample(len(table))
+    index, stored_keys = table.sample(len(table))
     codes = codes_of_keys(stored_keys)
-    values = np.load(tmp_path / "dobutsu" / "values.npy")
+    values = table.values_at(index).astype(np.uint16)
+    folder = tmp_path / "dobutsu"
     for wrong in (lambda v: v + 2, lambda v: 0 if v else 3):
         changed = values.copy()
         at = int(np.flatnonzero(values)[len(values) // 3])
         changed[at] = wrong(int(values[at]))
-        np.save(tmp_path / "dobutsu" / "values.npy", changed)
-        assert inconsistent(store.Table(tmp_path / "dobutsu"), codes, "dobutsu") != []
-    np.save(tmp_path / "dobutsu" / "values.npy", values)
-    assert inconsistent(store.Table(tmp_path / "dobutsu"), codes, "dobutsu") == []
+        written, palette = store.encode(changed)
+        assert palette is not None
+        np.save(folder / "values.npy", written)
+        np.save(folder / "palette.npy", palette)
+        assert inconsistent(store.Table(folder), codes, "dobutsu") != []
+    written, palette = store.encode(values)
+    assert palette is not None
+    np.save(folder / "values.npy", written)
+    np.save(folder / "palette.npy", palette)
+    assert inconsistent(store.Table(folder), codes, "dobutsu") == []
+
+
+def test_values_are_written_one_byte_each_through_a_palette_where_they_fit():
+    values = np.array([0, 5, 344, 5, 2, 0, 347], dtype=np.uint16)
+    written, palette = store.encode(values)
+    assert written.dtype == np.uint8 and palette is not None
+    assert palette[written].tolist() == values.tolist()
+    many = np.arange(300, dtype=np.uint16)
+    written, palette = store.encode(many)
+    assert palette is None and written.tolist() == many.tolist()
 
 
 def test_the_build_prints_and_stores_its_figures(tmp_path):
     lines: list[str] = []
-    found = build("yokai", tmp_path, lines.append, ManualClock(), start="1l1/3/3/1L1 f E", bits=2)
+    found = build("yokai", tmp_path, lines.append, ManualClock(), start="1l1/3/3/1L1 f E")
     folder = tmp_path / "yokai"
     table = store.Table(folder)
     assert table.figures == {"format": store.FORMAT, **found}
