@@ -6,7 +6,8 @@ position it must win the game. It prints one line a game, then perfect play's sc
 won positions lost (which must be 0), and exits 1 if any was.
 
     .venv/bin/python bench/perfect.py --tables data/tablebase
-    .venv/bin/python bench/perfect.py --tables /tmp/tb/tables2 --games 200 --scale 0.1 --jobs 2
+    .venv/bin/python bench/perfect.py --tables data/tablebase --games 20 --scale 0.1 --jobs 2
+    .venv/bin/python bench/perfect.py --tables data/tablebase --ruleset yokai --games 20
 
 The table takes minutes to build (``python -m app tablebase build``), so the suite cannot run
 this; docs/benchmarks.md ("Perfect play") has its last figures.
@@ -40,6 +41,7 @@ from bots.players import LEVELS, make_player  # noqa: E402
 class Task:
     number: int
     tables: Path
+    ruleset: str
     perfect_first: bool
     opening_seed: int
     opening_plies: int
@@ -69,7 +71,7 @@ def words(category: str, plies: int | None) -> str:
 
 def play(task: Task) -> Outcome:
     started = time.perf_counter()
-    game = engine.get_game(GAME)
+    game = engine.get_game(GAME, ruleset=task.ruleset)
     perfect = PerfectPlayer(Tablebases(task.tables), seed=task.number)
     hard = make_player("hard", seed=task.number)
     seats = ("perfect", "hard") if task.perfect_first else ("hard", "perfect")
@@ -117,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tables", type=Path, required=True, help="the tables' folder (<folder>/dobutsu)"
     )
+    parser.add_argument("--ruleset", default="dobutsu", choices=("dobutsu", "yokai"))
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument(
         "--scale", type=float, default=1.0, help="multiplies the hard level's 2 s a move"
@@ -128,13 +131,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    if Tablebases(args.tables).table("dobutsu") is None:
-        parser.error(f"no dobutsu table under {args.tables}")
+    if Tablebases(args.tables).table(args.ruleset) is None:
+        parser.error(f"no {args.ruleset} table under {args.tables}")
     rng = random.Random(args.seed)
     tasks = [
         Task(
             number=i + 1,
             tables=args.tables,
+            ruleset=args.ruleset,
             perfect_first=i % 2 == 0,
             opening_seed=rng.randrange(1 << 30),
             opening_plies=rng.randint(1, args.opening_plies),
@@ -156,8 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     lost_wins = sum(o.won_position_lost for o in outcomes)
     wrong = sum(o.wrong_moves for o in outcomes)
     print(
-        f"{len(outcomes)} games against hard ({tasks[0].budget_s:g} s a move), random openings"
-        f" of 1-{args.opening_plies} plies, {time.perf_counter() - started:.0f} s"
+        f"{len(outcomes)} {args.ruleset} games against hard ({tasks[0].budget_s:g} s a move),"
+        f" random openings of 1-{args.opening_plies} plies,"
+        f" {time.perf_counter() - started:.0f} s"
     )
     print(
         f"perfect: {won} won, {drawn} drawn, {lost} lost:"
