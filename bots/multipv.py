@@ -63,7 +63,9 @@ class MultiPvSearch(AlphaBetaPlayer):
     """The alpha-beta player's search with a multi-PV root and a node budget."""
 
     def __init__(self) -> None:
-        super().__init__(name="analysis", max_depth=MAX_DEPTH)
+        # No null-move pruning: an analysis shows exact lines, and a pass may hide a zugzwang
+        # or a repetition a real move would meet.
+        super().__init__(name="analysis", max_depth=MAX_DEPTH, null_move=False)
         self._max_nodes = 0
 
     def _draw(self, side: int) -> int:
@@ -91,7 +93,7 @@ class MultiPvSearch(AlphaBetaPlayer):
         self._game = game
         self._eval = evaluator(game)
         self._root_side = position.side
-        self._killers = [[] for _ in range(max_depth + self.quiescence_depth + 2)]
+        self._order.new_search(max_depth + self.quiescence_depth + 2)
         self._nodes = 0
         want = min(multipv, len(moves))
         best: list[tuple[int, str]] = []

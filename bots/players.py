@@ -20,6 +20,8 @@ from typing import Any, Protocol, cast, runtime_checkable
 import engine
 
 from .evaluation import Evaluator, evaluator
+from .nullmove import passed
+from .ordering import MoveOrder
 
 MATE = 1_000_000  # a win at the root; a win n plies away scores MATE - n
 MATE_BOUND = MATE - 10_000  # scores beyond this are wins or losses, not evaluations
@@ -31,6 +33,10 @@ CHECK_EVERY = 31  # nodes between two looks at the clock (a mask: 2**n - 1)
 # other tactical moves excepted) are searched one ply shallower unless they turn out good.
 REDUCE_FROM_DEPTH = 3
 REDUCE_AFTER_MOVES = 3
+# Null-move pruning: from this depth, a side well ahead that could pass and still stay above
+# beta at this many plies less is cut off without searching its moves.
+NULL_FROM_DEPTH = 3
+NULL_REDUCTION = 2
 # A draw counts this much below zero for the searching side: it avoids repeating positions
 # unless every other move looks worse than that.
 CONTEMPT = 30
@@ -92,11 +98,11 @@ class SearchInfo:
 class AlphaBetaPlayer:
     """Iterative-deepening negamax alpha-beta with a per-game evaluation.
 
-    Principal-variation search, late move reductions, quiescence search over captures (and
-    immediate wins), a transposition table keyed by the engine's position digest, killer
-    moves and a history table for ordering. The time budget is hard: the clock is read every
-    few nodes and the best move of the deepest finished iteration (or a better one found
-    since) is returned.
+    Principal-variation search, late move reductions, null-move pruning, quiescence search
+    over captures (and immediate wins), a transposition table keyed by the engine's position
+    digest, killer moves and a history table for ordering (ordering.py). The time budget is
+    hard: the clock is read every few nodes and the best move of the deepest finished
+    iteration (or a better one found since) is returned.
     """
 
     def __init__(
@@ -107,6 +113,7 @@ class AlphaBetaPlayer:
         quiescence_depth: int = 6,
         reductions: bool = True,
         lazy_moves: bool = True,
+        null_move: bool = True,
         seed: int | None = None,
     ) -> None:
         self.name = name
@@ -115,12 +122,13 @@ class AlphaBetaPlayer:
         self.reductions = reductions
         # False: the search before lazy move generation (see _search), bench/strength.py's.
         self.lazy_moves = lazy_moves
+        # Null-move pruning, in the games whose evaluator allows it (no zugzwang).
+        self.null_move = null_move
         self.rng = random.Random(seed)
         self.info = SearchInfo()
         self._table: dict[str, tuple[int, int, int, str | None]] = {}
         self._table_game: engine.Game[Any] | None = None
-        self._history: dict[str, int] = {}
-        self._killers: list[list[str]] = []
+        self._order = MoveOrder()
         self._game: engine.Game[Any] = engine.get_game("dobutsu")
         self._eval: Evaluator = evaluator(self._game)
         self._deadline = 0.0
@@ -137,7 +145,7 @@ class AlphaBetaPlayer:
             raise ValueError(f"no legal move: the game is over in {game.to_text(position)}")
         if game is not self._table_game:
             self._table = {}
-            self._history = {}
+            self._order = MoveOrder()
             self._table_game = game
         elif len(self._table) > TABLE_LIMIT:
             self._table = {}
@@ -146,7 +154,7 @@ class AlphaBetaPlayer:
         self._deadline = started + max(time_budget_s, 0.0)
         self._nodes = 0
         self._root_side = position.side
-        self._killers = [[] for _ in range(self.max_depth + self.quiescence_depth + 2)]
+        self._order.new_search(self.max_depth + self.quiescence_depth + 2)
         # Shuffle first so that equally good moves vary from game to game.
         self.rng.shuffle(moves)
         best, depth = moves[0], 0
@@ -243,9 +251,22 @@ class AlphaBetaPlayer:
         best = -INFINITY
         best_move: str | None = None
         ev = self._eval
+        if (
+            self.null_move
+            and ev.null_move
+            and depth >= NULL_FROM_DEPTH
+            and beta - alpha == 1
+            and abs(beta) < MATE_BOUND
+            and not game.in_check(pos)
+            and ev.evaluate(pos) >= beta
+        ):
+            score = -self._search(passed(pos), depth - 1 - NULL_REDUCTION, -beta, 1 - beta, ply + 1)
+            if score >= beta:
+                return score
         # Late quiet moves get a shallower look first (late move reductions), not in check.
         reducing = self.reductions and depth >= REDUCE_FROM_DEPTH and not game.in_check(pos)
-        for i, move in enumerate(self._ordered(pos, table_move, ply)):
+        moves = self._order.ordered(game.legal_moves(pos), ev, pos, table_move, ply)
+        for i, move in enumerate(moves):
             child = game.play(pos, move)
             if i == 0:
                 score = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
@@ -266,7 +287,7 @@ class AlphaBetaPlayer:
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
-                        self._remember_cutoff(pos, move, depth, ply)
+                        self._order.cutoff(ev, pos, move, depth, ply)
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         self._table[key] = (depth, self._to_table(best, ply), flag, best_move)
@@ -307,37 +328,7 @@ class AlphaBetaPlayer:
                         break
         return best
 
-    # ---- ordering and tables --------------------------------------------------------------
-    def _ordered(self, pos: Any, table_move: str | None, ply: int) -> list[str]:
-        ev = self._eval
-        killers = self._killers[ply] if ply < len(self._killers) else []
-        history = self._history
-        keyed = []
-        for move in self._game.legal_moves(pos):
-            if move == table_move:
-                key = 1 << 40
-            else:
-                victim = ev.victim(pos, move)
-                if victim:
-                    key = (1 << 30) + victim
-                elif move in killers:
-                    key = 1 << 29
-                else:
-                    key = history.get(move, 0)
-            keyed.append((key, move))
-        keyed.sort(reverse=True)
-        return [move for _, move in keyed]
-
-    def _remember_cutoff(self, pos: Any, move: str, depth: int, ply: int) -> None:
-        if self._eval.victim(pos, move):
-            return  # captures are ordered first anyway
-        if ply < len(self._killers):
-            killers = self._killers[ply]
-            if move not in killers:
-                killers.insert(0, move)
-                del killers[2:]
-        self._history[move] = min(self._history.get(move, 0) + depth * depth, 1 << 28)
-
+    # ---- the table -----------------------------------------------------------------------
     @staticmethod
     def _to_table(score: int, ply: int) -> int:
         # Wins are stored as distances from the stored position, not from the root.

@@ -1,7 +1,8 @@
 """The hard level's search changes: each keeps what the search finds, at a fixed depth.
 
 bench/strength.py measures what they gain in play; here only that they lose nothing: the same
-move and score with and without lazy move generation, and the short forced wins still found.
+move and score with and without lazy move generation, the short forced wins still found with
+null-move pruning, and the faster evaluations giving the same values as plain ones.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import pytest
 
 import engine
 from bench import strength
+from bots.evaluation import WaliEvaluator, YoteEvaluator, evaluator
+from bots.nullmove import passed
 from bots.players import LEVELS, MATE, AlphaBetaPlayer
 
 # (game, position): the side to move wins in three plies (its move, any reply, its win), and
@@ -72,8 +75,100 @@ def test_the_bench_pits_the_hard_level_against_its_old_search_at_equal_time() ->
     old, new = strength.player("hard-v1", 1), strength.player("hard", 1)
     assert isinstance(old, AlphaBetaPlayer) and isinstance(new, AlphaBetaPlayer)
     assert (old.lazy_moves, new.lazy_moves) == (False, True)
+    assert (old.null_move, new.null_move) == (False, True)
     assert old.max_depth == new.max_depth == LEVELS["hard"].max_depth
     assert strength.budget("hard-v1", 0.1) == strength.budget("hard", 0.1) == 0.2
     # Scores in rating points: 64% is about +100, 76% about +200; a sweep is clipped.
     assert [round(strength.elo(s)) for s in (0.5, 0.64, 0.76, 0.0)] == [0, 100, 200, -999]
     assert strength.wilson_low(0.5, 40) < 0.5 < strength.wilson_high(0.5, 40)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "text", "passed_text"),
+    [
+        ("dobutsu", "gle/1c1/1C1/ELG f -", "gle/1c1/1C1/ELG s -"),
+        (
+            "gorogoro",
+            "sgkgs/5/1pp2/1PPp1/5/SGKGS f P",
+            "sgkgs/5/1pp2/1PPp1/5/SGKGS s P",
+        ),
+    ],
+)
+def test_a_null_move_passes_the_turn_and_changes_nothing_else(
+    game_id: str, text: str, passed_text: str
+) -> None:
+    game = engine.get_game(game_id)
+    pos = game.from_text(text)
+    null = passed(pos)
+    other = game.from_text(passed_text)
+    assert null.side == other.side == 1 - pos.side
+    assert sorted(game.legal_moves(null)) == sorted(game.legal_moves(other))
+    # Its own digest: the search's table never takes it for a real position.
+    assert null.digest not in (pos.digest, other.digest)
+    assert pos.side == 0 and game.legal_moves(pos)  # the position passed from is untouched
+
+
+def test_null_moves_are_tried_only_where_having_to_move_cannot_lose() -> None:
+    allowed = {
+        game_id: evaluator(engine.get_game(game_id)).null_move for game_id in engine.game_ids()
+    }
+    assert allowed == {
+        "dobutsu": True,
+        "gorogoro": True,
+        "jungle": False,
+        "yote": False,
+        "wali": False,
+    }
+
+
+def random_positions(game_id: str, games: int) -> list[Any]:
+    game, rng, found = engine.get_game(game_id), random.Random(2), []
+    for _ in range(games):
+        pos = game.start()
+        while game.result(pos) is None:
+            found.append(pos)
+            pos = game.play(pos, rng.choice(game.legal_moves(pos)))
+    return found
+
+
+def test_wali_squares_ready_for_a_line_are_counted_as_the_plain_rule_says() -> None:
+    ev = evaluator(engine.get_game("wali"))
+    assert isinstance(ev, WaliEvaluator)
+
+    def ready(board: Any, stone: int) -> int:
+        # An empty square where two stones of a line wait and a third stone next to it can
+        # step in: one count a square.
+        return sum(
+            any(
+                board[a] == board[b] == stone
+                and any(board[n] == stone and n not in (a, b) for n in ev.neighbours[sq])
+                for a, b in ev.triples_at[sq]
+            )
+            for sq, v in enumerate(board)
+            if not v
+        )
+
+    for pos in random_positions("wali", 40):
+        assert ev._ready(pos.board) == (ready(pos.board, 1), ready(pos.board, -1))
+
+
+def test_yote_threatened_stones_are_counted_as_the_plain_rule_says() -> None:
+    game = engine.get_game("yote")
+    ev = evaluator(game)
+    assert isinstance(ev, YoteEvaluator)
+
+    def threatened(board: Any, victim: int) -> int:
+        return len(
+            {
+                over
+                for sq, v in enumerate(board)
+                if v == -victim
+                for over, land in ev.jumps[sq]
+                if board[over] == victim and not board[land]
+            }
+        )
+
+    for pos in random_positions("yote", 40):
+        assert ev._threatened(pos.board) == (threatened(pos.board, -1), threatened(pos.board, 1))
+        for move in game.legal_moves(pos):  # a move's text says what it takes, cached or not
+            assert ev.victim(pos, move) == ev._victim(move)
