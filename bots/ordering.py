@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .evaluation import Evaluator
+from .evaluator import Evaluator
 
 
 class MoveOrder:

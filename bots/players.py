@@ -19,7 +19,8 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 import engine
 
-from .evaluation import Evaluator, evaluator
+from .evaluation import evaluator
+from .evaluator import Evaluator
 from .nullmove import passed
 from .ordering import MoveOrder
 

@@ -92,7 +92,7 @@ KEY_LIMIT = LION_STATES * LION_STATES * PAIR[E] * PAIR[G] * PAIR[C]
 KEY_BITS = int(KEY_LIMIT - 1).bit_length()
 
 
-def _state_table() -> np.ndarray[Any, np.dtype[np.int32]]:
+def state_table() -> np.ndarray[Any, np.dtype[np.int32]]:
     """``table[kind_index, square, code]``: 1 + the state of a piece of that kind standing
     there (0: the square holds no piece of that kind)."""
     table = np.zeros((3, SQUARES, 16), dtype=np.int32)
@@ -104,7 +104,7 @@ def _state_table() -> np.ndarray[Any, np.dtype[np.int32]]:
     return table
 
 
-_STATE = _state_table()
+_STATE = state_table()
 
 
 def keys(codes: Codes) -> Codes:

@@ -37,6 +37,7 @@ from .encoding import (
     H,
     L,
     square,
+    state_table,
 )
 
 LAST_RANK = SQUARES - FILES  # our promotion zone: squares 9-11
@@ -82,12 +83,7 @@ for _i, _kind in enumerate((E, G, C)):
 _GAIN[H | THEIRS] = _GAIN[C | THEIRS]
 # The state of a piece of kind E, G or C (0-2) standing on a square (encoding.py's key),
 # plus one; 0: no piece of that kind.
-_STATE = np.zeros((3, SQUARES, 16), dtype=np.int64)
-for _sq in range(SQUARES):
-    _STATE[0, _sq, E], _STATE[0, _sq, E | THEIRS] = 1 + _sq, 13 + _sq
-    _STATE[1, _sq, G], _STATE[1, _sq, G | THEIRS] = 1 + _sq, 13 + _sq
-    _STATE[2, _sq, C], _STATE[2, _sq, H] = 1 + _sq, 13 + _sq
-    _STATE[2, _sq, C | THEIRS], _STATE[2, _sq, H | THEIRS] = 25 + _sq, 37 + _sq
+_STATE = state_table().astype(np.int64)
 
 _CHICKS = np.array([C, H, C | THEIRS, H | THEIRS], dtype=np.int64)  # a chick's states by 12s
 _FILE_A = 0x00F00F00F00F

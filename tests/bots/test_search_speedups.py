@@ -14,9 +14,10 @@ import pytest
 
 import engine
 from bench import strength
-from bots.evaluation import WaliEvaluator, YoteEvaluator, evaluator
+from bots.evaluation import evaluator
 from bots.nullmove import passed
 from bots.players import LEVELS, MATE, AlphaBetaPlayer
+from bots.stones import WaliEvaluator, YoteEvaluator
 
 # (game, position): the side to move wins in three plies (its move, any reply, its win), and
 # not sooner.
