@@ -198,7 +198,7 @@ def _decide(
 
 
 def retrograde(stored: KeySet, ruleset: str, log: Log = _quiet) -> tuple[Array, int]:
-    """Each stored position's value by its rank (kernels' encoding; UNKNOWN left is a draw),
+    """Each stored position's value by its rank (encoding.py's values; UNKNOWN left is a draw),
     and how many levels it took. ``stored`` must be frozen."""
     yokai = ruleset == "yokai"
     words, pages, ranks = stored.words, stored.pages, stored.ranks
