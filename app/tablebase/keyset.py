@@ -89,6 +89,10 @@ def rank(words: Array, ranks: Array, key: int) -> int:
     return found + popcount(word & ((np.int64(1) << low) - 1))
 
 
+# Each compiled pass over the members writes out the same loop (pages holding any, their
+# words, each word's bits): written once as a compiled generator, the passes calling it
+# failed to load from numba's cache in the next process (numba 0.68: a KeyError for the
+# generator), and without the cache every build and test process compiles them again.
 @njit(cache=True)
 def _freeze(words: Array, pages: Array, ranks: Array) -> int:
     total = 0
