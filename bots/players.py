@@ -263,7 +263,8 @@ class AlphaBetaPlayer:
         ):
             score = -self._search(passed(pos), depth - 1 - NULL_REDUCTION, -beta, 1 - beta, ply + 1)
             if score >= beta:
-                return score
+                # A win found after a pass is no proof of a win: only the bound is kept.
+                return beta if score >= MATE_BOUND else score
         # Late quiet moves get a shallower look first (late move reductions), not in check.
         reducing = self.reductions and depth >= REDUCE_FROM_DEPTH and not game.in_check(pos)
         moves = self._order.ordered(game.legal_moves(pos), ev, pos, table_move, ply)
