@@ -89,10 +89,28 @@ def rank(words: Array, ranks: Array, key: int) -> int:
     return found + popcount(word & ((np.int64(1) << low) - 1))
 
 
-# Each compiled pass over the members writes out the same loop (pages holding any, their
-# words, each word's bits): written once as a compiled generator, the passes calling it
-# failed to load from numba's cache in the next process (numba 0.68: a KeyError for the
-# generator), and without the cache every build and test process compiles them again.
+PAGE_KEYS = 64 << PAGE_SHIFT  # the keys a page of words can hold
+
+
+# Compiled passes over the members take them a page at a time into a buffer: written as a
+# compiled generator, the passes calling it failed to load from numba's cache in the next
+# process (numba 0.68: a KeyError for the generator), and without the cache every build and
+# test process would compile them again.
+@njit(cache=True)
+def page_members(words: Array, pages: Array, page: int, out: Array) -> int:
+    """Put the members on ``page`` in ``out`` (room for PAGE_KEYS), in order; how many."""
+    if not pages[page]:
+        return 0
+    n = 0
+    for w in range(page << PAGE_SHIFT, min((page + 1) << PAGE_SHIFT, len(words))):
+        word = words[w]
+        while word:
+            out[n] = (w << 6) | lowest_bit(word)
+            n += 1
+            word &= word - 1
+    return n
+
+
 @njit(cache=True)
 def _freeze(words: Array, pages: Array, ranks: Array) -> int:
     total = 0
@@ -109,29 +127,19 @@ def _freeze(words: Array, pages: Array, ranks: Array) -> int:
 def _members(words: Array, pages: Array, out: Array) -> int:
     n = 0
     for page in range(len(pages)):
-        if pages[page]:
-            for w in range(page << PAGE_SHIFT, min((page + 1) << PAGE_SHIFT, len(words))):
-                word = words[w]
-                while word:
-                    out[n] = (w << 6) | lowest_bit(word)
-                    n += 1
-                    word &= word - 1
+        n += page_members(words, pages, page, out[n:])
     return n
 
 
 @njit(cache=True)
 def _low_and_buckets(words: Array, pages: Array, low: Array, per_bucket: Array) -> None:
     n = 0
+    keys = np.empty(PAGE_KEYS, dtype=np.int64)
     for page in range(len(pages)):
-        if pages[page]:
-            for w in range(page << PAGE_SHIFT, min((page + 1) << PAGE_SHIFT, len(words))):
-                word = words[w]
-                while word:
-                    key = (w << 6) | lowest_bit(word)
-                    low[n] = key & 0xFFFF
-                    per_bucket[key >> 16] += 1
-                    n += 1
-                    word &= word - 1
+        for j in range(page_members(words, pages, page, keys)):
+            low[n] = keys[j] & 0xFFFF
+            per_bucket[keys[j] >> 16] += 1
+            n += 1
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ from numba import get_num_threads, njit, prange
 
 from . import kernels
 from .encoding import END_DRAW, LOSS0, UNKNOWN, WIN0, WIN1
-from .keyset import PAGE_SHIFT, KeySet, lowest_bit, rank
+from .keyset import PAGE_KEYS, KeySet, page_members, rank
 
 Log = Callable[[str], None]
 Array = np.ndarray[Any, Any]
@@ -42,28 +42,21 @@ def leave_out_known(words: Array, pages: Array, yokai: bool, tally: Array) -> No
     blocks = len(tally)
     per = (len(pages) + blocks - 1) // blocks
     for b in prange(blocks):
+        keys = np.empty(PAGE_KEYS, dtype=np.int64)
         for page in range(b * per, min(len(pages), (b + 1) * per)):
-            if not pages[page]:
-                continue
-            for w in range(page << PAGE_SHIFT, min((page + 1) << PAGE_SHIFT, len(words))):
-                word = words[w]
-                keep = word
-                while word:
-                    low = lowest_bit(word)
-                    word &= word - 1
-                    code = kernels.code_of_key((w << 6) | low)
-                    tally[b, 3] += kernels.mirror(code) == code
-                    if not yokai:
-                        continue
-                    value = kernels.known(code, True)
-                    if value == UNKNOWN:
-                        continue
-                    keep &= ~(np.int64(1) << low)
-                    if value == END_DRAW:
-                        tally[b, 1] += 1
-                    else:
-                        tally[b, 0 if value % 2 else 2] += 1
-                words[w] = keep
+            for j in range(page_members(words, pages, page, keys)):
+                code = kernels.code_of_key(keys[j])
+                tally[b, 3] += kernels.mirror(code) == code
+                if not yokai:
+                    continue
+                value = kernels.known(code, True)
+                if value == UNKNOWN:
+                    continue
+                words[keys[j] >> 6] &= ~(np.int64(1) << (keys[j] & 63))  # this block's page
+                if value == END_DRAW:
+                    tally[b, 1] += 1
+                else:
+                    tally[b, 0 if value % 2 else 2] += 1
 
 
 @njit(cache=True, parallel=True)
@@ -76,36 +69,32 @@ def _start(
     per = (len(pages) + blocks - 1) // blocks
     for b in prange(blocks):
         after = np.empty(kernels.MAX_MOVES, dtype=np.int64)
+        keys = np.empty(PAGE_KEYS, dtype=np.int64)
         for page in range(b * per, min(len(pages), (b + 1) * per)):
-            if not pages[page]:
-                continue
-            for w in range(page << PAGE_SHIFT, min((page + 1) << PAGE_SHIFT, len(words))):
-                word = words[w]
-                while word:
-                    key = (w << 6) | lowest_bit(word)
-                    word &= word - 1
-                    i = rank(words, ranks, key)
-                    code = kernels.code_of_key(key)
-                    here = kernels.known(code, yokai)
-                    if here != UNKNOWN:  # a game over (stored under `dobutsu`)
-                        values[i] = here
-                        continue
-                    count = kernels.moves(code, yokai, after, 0)
-                    wins, slowest, to_loss = 0, 0, False
-                    for j in range(count):
-                        then = kernels.known(after[j], yokai)
-                        if then in (WIN0, WIN1):
-                            wins += 1
-                            slowest = max(slowest, (then - 1) // 2)
-                        elif then == LOSS0:
-                            to_loss = True
-                    left[i] = count - wins
-                    if count == 0:
-                        values[i] = LOSS0  # no legal move
-                    elif to_loss:
-                        values[i] = WIN1
-                    elif wins == count:
-                        values[i] = 2 * (slowest + 1) + 2
+            for k in range(page_members(words, pages, page, keys)):
+                key = keys[k]
+                i = rank(words, ranks, key)
+                code = kernels.code_of_key(key)
+                here = kernels.known(code, yokai)
+                if here != UNKNOWN:  # a game over (stored under `dobutsu`)
+                    values[i] = here
+                    continue
+                count = kernels.moves(code, yokai, after, 0)
+                wins, slowest, to_loss = 0, 0, False
+                for j in range(count):
+                    then = kernels.known(after[j], yokai)
+                    if then in (WIN0, WIN1):
+                        wins += 1
+                        slowest = max(slowest, (then - 1) // 2)
+                    elif then == LOSS0:
+                        to_loss = True
+                left[i] = count - wins
+                if count == 0:
+                    values[i] = LOSS0  # no legal move
+                elif to_loss:
+                    values[i] = WIN1
+                elif wins == count:
+                    values[i] = 2 * (slowest + 1) + 2
 
 
 @njit(cache=True)
@@ -114,30 +103,26 @@ def _seeds(
 ) -> Array:
     """The keys of the positions the start pass decided, to walk back from, by the level
     that decided them: column 0 lost in 0, 1 won in 1, 2 lost in 1, 3 lost in 2 (from
-    row 0 down; ``out`` None-sized: only count). Their numbers."""
+    row 0 down; ``out`` with no rows: only count). How many of each."""
     counts = np.zeros(4, dtype=np.int64)
+    keys = np.empty(PAGE_KEYS, dtype=np.int64)
     for page in range(len(pages)):
-        if not pages[page]:
-            continue
-        for w in range(page << PAGE_SHIFT, min((page + 1) << PAGE_SHIFT, len(words))):
-            word = words[w]
-            while word:
-                key = (w << 6) | lowest_bit(word)
-                word &= word - 1
-                value = values[rank(words, ranks, key)]
-                if value == LOSS0:
-                    if kernels.ended(kernels.code_of_key(key), yokai) != UNKNOWN:
-                        continue  # a game over: the start pass counted the moves into it
-                    column = 0
-                elif value == WIN1:
-                    column = 1
-                elif value in (4, 6):
-                    column = value // 2
-                else:
-                    continue
-                if len(out):
-                    out[counts[column], column] = key
-                counts[column] += 1
+        for k in range(page_members(words, pages, page, keys)):
+            key = keys[k]
+            value = values[rank(words, ranks, key)]
+            if value == LOSS0:
+                if kernels.ended(kernels.code_of_key(key), yokai) != UNKNOWN:
+                    continue  # a game over: the start pass counted the moves into it
+                column = 0
+            elif value == WIN1:
+                column = 1
+            elif value in (4, 6):
+                column = value // 2
+            else:
+                continue
+            if len(out):
+                out[counts[column], column] = key
+            counts[column] += 1
     return counts
 
 
