@@ -5,8 +5,9 @@ from random short openings, each opening twice with the colours swapped, and pri
 stronger level's wins, draws and losses, its score and a verdict ("clear" when it scores at
 least 70% and the 95% interval of its score stays above 50%), with the rating difference
 that score stands for and its 95% interval. A pairing may name an earlier search of a level
-(BASELINES: hard-v1 is the hard level before lazy move generation and null-move pruning,
-hard-v2 before null-move pruning alone) to measure a change.
+(BASELINES: hard-v1 is the hard level before lazy move generation, null-move pruning and the
+tuned evaluations, hard-v2 before null-move pruning and tuning, hard-v3 before tuning alone)
+to measure a change.
 
     .venv/bin/python bench/strength.py                          # every game, every pairing
     .venv/bin/python bench/strength.py --games 10 dobutsu jungle
@@ -39,9 +40,12 @@ DEFAULT_PAIRINGS = ("random:easy", "easy:medium", "medium:hard")
 CLEAR_SCORE = 0.70
 # Earlier versions of a level, kept to measure a change of the search against: the level
 # they descend from (whose time budget they get) and the flags that switch the change off.
+_UNTUNED = {"tuned": False, "threats": False}
 BASELINES: dict[str, tuple[str, dict[str, bool]]] = {
-    "hard-v1": ("hard", {"lazy_moves": False, "null_move": False}),
-    "hard-v2": ("hard", {"null_move": False}),
+    "hard-v1": ("hard", {"lazy_moves": False, "null_move": False, **_UNTUNED}),
+    "hard-v2": ("hard", {"null_move": False, **_UNTUNED}),
+    "hard-v3": ("hard", _UNTUNED),
+    "hard-v4": ("hard", {"tuned": False}),
 }
 
 

@@ -1,9 +1,6 @@
-"""Per-game knowledge for the searching player: the shōgi games' and jungle's evaluations,
-and every game's evaluator by the key its table entry names (yoté and wali: stones.py; the
-base: evaluator.py).
-
-Tables are built once per game (and rule options) from the engine's public ``describe()``
-data and its position values (``board``, ``hands``).
+"""Every game's evaluator for the searching player, by the key its table entry names
+(engine/variants.py, ``evaluator``): the tuned one (bots/linear.py) where the game has one,
+else the hand-set one (shogi.py, jungle.py, stones.py; the base: evaluator.py).
 """
 
 from __future__ import annotations
@@ -14,194 +11,29 @@ from typing import Any
 import engine
 
 from .evaluator import Evaluator
+from .jungle import JungleEvaluator
+from .shogi import ShogiEvaluator
 from .stones import WaliEvaluator, YoteEvaluator
+from .tuned import GorogoroEvaluator, TunedJungleEvaluator
+from .tunedstones import TunedWaliEvaluator, TunedYoteEvaluator
 
-# ---- the shogi family ----------------------------------------------------------------------
-
-# Piece values by letter; hand pieces are worth a little more (a drop goes anywhere).
-SHOGI_VALUES = {
-    "dobutsu": {"L": 0, "E": 300, "G": 400, "C": 100, "H": 450},
-    "gorogoro": {"K": 0, "G": 550, "S": 450, "P": 100, "+S": 520, "+P": 540},
-}
-HAND_BONUS = 1.15
+Factory = Callable[[engine.Game[Any]], Evaluator]
 
 
-class ShogiEvaluator(Evaluator):
-    def __init__(self, game: engine.Game[Any]) -> None:
-        super().__init__(game)
-        data = game.describe()
-        values = SHOGI_VALUES[game.id]
-        kinds = data["pieces"]
-        files: int = data["board"]["files"]
-        ranks: int = data["board"]["ranks"]
-        self.files, self.ranks = files, ranks
-        size = files * ranks
-        count = len(kinds)
-        # value[code] for signed codes (python's negative indexing reads second's pieces).
-        self.value = [0] * (2 * count + 1)
-        for code, kind in enumerate(kinds, start=1):
-            self.value[code] = self.value[-code] = values[kind["letter"]]
-        self.royal = next(c for c, k in enumerate(kinds, start=1) if k["royal"])
-        self.hand_values = [round(values[letter] * HAND_BONUS) for letter in data["hand_order"]]
-        self.hand_count = len(self.hand_values)
-        self.drops = {letter: values[letter] for letter in data["hand_order"]}
-        zones = data["squares"]["promotion_zone"]
-        self.zone = tuple(
-            frozenset(game.square_index[name] for name in zones[side]) for side in engine.SIDES
-        )
-        # Positional bonus per signed code and square, for first (+) and second (-) pieces.
-        self.place: list[list[int]] = [[0] * size for _ in range(2 * count + 1)]
-        for code, kind in enumerate(kinds, start=1):
-            for sq in range(size):
-                rank = sq // files
-                for sign, advance in ((1, rank), (-1, ranks - 1 - rank)):
-                    self.place[sign * code][sq] = self._placement(kind, sq % files, advance)
-        self.dobutsu = game.id == "dobutsu"
-        self.try_rule = data["rule_flags"]["try_rule"]
-        # King neighbourhoods (Chebyshev distance 1 and 2) for gorogoro's king safety.
-        self.near1 = [self._ring(sq, 1) for sq in range(size)]
-        self.near2 = [self._ring(sq, 2) for sq in range(size)]
+def evaluator(game: engine.Game[Any], tuned: bool = True) -> Evaluator:
+    """The evaluator of this game, with its rule options (KeyError: the bots do not play it).
 
-    def _placement(self, kind: dict[str, Any], file: int, advance: int) -> int:
-        letter: str = kind["letter"]
-        centre = -abs(2 * file - (self.files - 1))  # 0 in the centre file, negative out
-        if kind["royal"]:
-            # Dobutsu's lion aims for the try; gorogoro's king stays home.
-            return 25 * advance if self.files == 3 else -15 * advance
-        if letter in ("C", "P"):
-            return 8 * advance
-        return 3 * centre + 4 * min(advance, 3)
-
-    def _ring(self, sq: int, distance: int) -> tuple[int, ...]:
-        f, r = sq % self.files, sq // self.files
-        return tuple(
-            t
-            for t in range(self.files * self.ranks)
-            if t != sq and max(abs(t % self.files - f), abs(t // self.files - r)) <= distance
-        )
-
-    def evaluate(self, pos: Any) -> int:
-        board = pos.board
-        value = self.value
-        place = self.place
-        score = 0
-        kings = [0, 0]
-        royal = self.royal
-        for sq, p in enumerate(board):
-            if p > 0:
-                score += value[p] + place[p][sq]
-                if p == royal:
-                    kings[0] = sq
-            elif p < 0:
-                score -= value[p] + place[p][sq]
-                if p == -royal:
-                    kings[1] = sq
-        hands = pos.hands
-        n = self.hand_count
-        for i, v in enumerate(self.hand_values):
-            score += v * (hands[i] - hands[n + i])
-        if not self.dobutsu:
-            score += self._king_safety(board, kings[0], 1, hands[n:]) - self._king_safety(
-                board, kings[1], -1, hands[:n]
-            )
-        return score if pos.side == 0 else -score
-
-    def _king_safety(
-        self, board: tuple[int, ...], king: int, sign: int, enemy_hand: tuple[int, ...]
-    ) -> int:
-        """Defenders next to the king, attackers close to it (more dangerous with drops)."""
-        safety = 0
-        for t in self.near1[king]:
-            if board[t] * sign > 0:
-                safety += 12
-        attackers = sum(1 for t in self.near2[king] if board[t] * sign < 0)
-        return safety - attackers * (12 + 4 * sum(enemy_hand))
-
-    def victim(self, pos: Any, move: str) -> int:
-        if "*" in move:
-            return 0
-        _, to = self.squares(move)
-        board: tuple[int, ...] = pos.board
-        return self.value[board[to]]
-
-    def tactical(self, pos: Any, move: str) -> bool:
-        if "*" in move:
-            return False
-        origin, to = self.squares(move)
-        board = pos.board
-        if board[to]:
-            return True
-        if move.endswith("+"):
-            return True
-        # A royal's move onto its promotion zone is a try (dobutsu's default rule).
-        return (
-            self.try_rule != "none"
-            and abs(board[origin]) == self.royal
-            and to in self.zone[pos.side]
-        )
-
-
-# ---- jungle ----------------------------------------------------------------------------------
-
-# By rank (rat 1 … elephant 8): the rat is worth more than its rank (it takes the elephant
-# and swims towards the den).
-JUNGLE_VALUES = (0, 400, 200, 300, 400, 500, 800, 900, 1000)
-# Bonus by distance to the enemy den: a piece next to it wins next move unless stopped.
-DEN_DISTANCE = (0, 300, 120, 60, 35, 20, 10, 5, 2, 0, 0, 0, 0, 0, 0, 0)
-
-
-class JungleEvaluator(Evaluator):
-    # No better with null-move pruning: 43% against the same search without it (32 games),
-    # 50% with the repetitions seen through the pass (27 games).
-    null_move = False
-
-    def __init__(self, game: engine.Game[Any]) -> None:
-        super().__init__(game)
-        data = game.describe()
-        files: int = data["board"]["files"]
-        index = game.square_index
-        dens = [index[data["squares"]["dens"][side]] for side in engine.SIDES]
-        self.repetition_is_draw = game.options.get("repetition", "draw") == "draw"
-        size = len(game.square_names)
-
-        def distance(a: int, b: int) -> int:
-            return abs(a % files - b % files) + abs(a // files - b // files)
-
-        # advance[side][sq]: the bonus of side's piece there (the den it attacks is the other's).
-        self.advance = tuple(
-            tuple(DEN_DISTANCE[distance(sq, dens[1 - side])] for sq in range(size))
-            for side in (0, 1)
-        )
-        self.enemy_den = (dens[1], dens[0])
-
-    def evaluate(self, pos: Any) -> int:
-        score = 0
-        values = JUNGLE_VALUES
-        first, second = self.advance
-        for sq, p in enumerate(pos.board):
-            if p > 0:
-                score += values[p] + first[sq]
-            elif p < 0:
-                score -= values[-p] + second[sq]
-        return score if pos.side == 0 else -score
-
-    def victim(self, pos: Any, move: str) -> int:
-        _, to = self.squares(move)
-        return JUNGLE_VALUES[abs(pos.board[to])]
-
-    def tactical(self, pos: Any, move: str) -> bool:
-        _, to = self.squares(move)
-        return pos.board[to] != 0 or to == self.enemy_den[pos.side]
-
-
-def evaluator(game: engine.Game[Any]) -> Evaluator:
-    """The evaluator of this game, with its rule options (KeyError: the bots do not play it)."""
-    found = _CACHE.get(id(game))
+    ``tuned=False``: the hand-set evaluation even where a tuned one exists (the baselines
+    of bench/strength.py).
+    """
+    key = engine.variants.get(game.id).evaluator
+    if key is None:
+        raise KeyError(f"the built-in bots do not play {game.id}")
+    kind = "tuned" if tuned and key in TUNED else "hand-set"
+    found = _CACHE.get((id(game), kind))
     if found is None or found.game is not game:
-        key = engine.variants.get(game.id).evaluator
-        if key is None:
-            raise KeyError(f"the built-in bots do not play {game.id}")
-        found = _CACHE[id(game)] = EVALUATORS[key](game)
+        factory = TUNED[key] if kind == "tuned" else EVALUATORS[key]
+        found = _CACHE[(id(game), kind)] = factory(game)
     return found
 
 
@@ -210,13 +42,21 @@ def playable() -> tuple[str, ...]:
     return tuple(v.id for v in engine.variants.all_variants() if v.evaluator in EVALUATORS)
 
 
-# By the key the games' entries name (engine/variants.py, ``evaluator``).
-EVALUATORS: dict[str, Callable[[engine.Game[Any]], Evaluator]] = {
-    "shogi": ShogiEvaluator,
+# The hand-set evaluators, by the key the games' entries name.
+EVALUATORS: dict[str, Factory] = {
+    "dobutsu": ShogiEvaluator,
+    "gorogoro": ShogiEvaluator,
     "jungle": JungleEvaluator,
     "yote": YoteEvaluator,
     "wali": WaliEvaluator,
 }
+# The evaluations tuned from self-play games (bots/tune.py), by the same key.
+TUNED: dict[str, Factory] = {
+    "gorogoro": GorogoroEvaluator,
+    "jungle": TunedJungleEvaluator,
+    "yote": TunedYoteEvaluator,
+    "wali": TunedWaliEvaluator,
+}
 
 
-_CACHE: dict[int, Evaluator] = {}
+_CACHE: dict[tuple[int, str], Evaluator] = {}

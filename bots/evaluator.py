@@ -39,6 +39,11 @@ class Evaluator(abc.ABC):
     def victim(self, pos: Any, move: str) -> int:
         """The value of what ``move`` captures, 0 when it captures nothing."""
 
+    def threatened(self, pos: Any) -> bool:
+        """Whether the side to move loses next move unless a tactical move answers (jungle:
+        an enemy beside its den): quiescence search must not stand pat there."""
+        return False
+
     def tactical(self, pos: Any, move: str) -> bool:
         """Whether quiescence search should try ``move`` (a capture or an immediate win)."""
         return self.victim(pos, move) > 0

@@ -64,8 +64,9 @@ class MultiPvSearch(AlphaBetaPlayer):
 
     def __init__(self) -> None:
         # No null-move pruning: an analysis shows exact lines, and a pass may hide a zugzwang
-        # or a repetition a real move would meet.
-        super().__init__(name="analysis", max_depth=MAX_DEPTH, null_move=False)
+        # or a repetition a real move would meet. No loss scored from a threat alone either:
+        # its line would stop before the moves that play it out.
+        super().__init__(name="analysis", max_depth=MAX_DEPTH, null_move=False, threats=False)
         self._max_nodes = 0
 
     def _draw(self, side: int) -> int:

@@ -115,16 +115,22 @@ class AlphaBetaPlayer:
         reductions: bool = True,
         lazy_moves: bool = True,
         null_move: bool = True,
+        tuned: bool = True,
+        threats: bool = True,
         seed: int | None = None,
     ) -> None:
         self.name = name
         self.max_depth = max_depth
         self.quiescence_depth = quiescence_depth
         self.reductions = reductions
-        # False: the search before lazy move generation (see _search), bench/strength.py's.
+        # Each switched off by bench/strength.py's baselines (the search before that change):
+        # lazy move generation (see _search); null-move pruning, in the games whose evaluator
+        # allows it (no zugzwang); the tuned evaluations (bots/linear.py) rather than the
+        # hand-set ones; no standing pat in quiescence where the evaluator sees a threat.
         self.lazy_moves = lazy_moves
-        # Null-move pruning, in the games whose evaluator allows it (no zugzwang).
         self.null_move = null_move
+        self.tuned = tuned
+        self.threats = threats
         self.rng = random.Random(seed)
         self.info = SearchInfo()
         self._table: dict[str, tuple[int, int, int, str | None]] = {}
@@ -151,7 +157,7 @@ class AlphaBetaPlayer:
         elif len(self._table) > TABLE_LIMIT:
             self._table = {}
         self._game = game
-        self._eval = evaluator(game)
+        self._eval = evaluator(game, tuned=self.tuned)
         self._deadline = started + max(time_budget_s, 0.0)
         self._nodes = 0
         self._root_side = position.side
@@ -239,7 +245,7 @@ class AlphaBetaPlayer:
         if entry is not None:
             e_depth, e_score, e_flag, table_move = entry
             if e_depth >= depth:
-                score = self._from_table(e_score, ply)
+                score = self._mate_shift(e_score, -ply)
                 if e_flag == EXACT:
                     return score
                 if e_flag == LOWER and score >= beta:
@@ -292,13 +298,17 @@ class AlphaBetaPlayer:
                         self._order.cutoff(ev, pos, move, depth, ply)
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        self._table[key] = (depth, self._to_table(best, ply), flag, best_move)
+        self._table[key] = (depth, self._mate_shift(best, ply), flag, best_move)
         return best
 
     def _quiesce(self, pos: Any, alpha: int, beta: int, ply: int, left: int) -> int:
         stand = self._eval.evaluate(pos)
         if left <= 0 or not self._eval.quiescence:
             return stand
+        if self.threats and self._eval.threatened(pos):
+            # Lost unless a tactical move answers: the other side's next move wins (a position
+            # two plies on), and standing pat would hide it.
+            stand = ply + 2 - MATE
         game, ev, lazy = self._game, self._eval, self.lazy_moves
         # Lazily, standing pat comes before generating the moves, but not in check: a king
         # with no way out would be missed.
@@ -332,20 +342,13 @@ class AlphaBetaPlayer:
 
     # ---- the table -----------------------------------------------------------------------
     @staticmethod
-    def _to_table(score: int, ply: int) -> int:
-        # Wins are stored as distances from the stored position, not from the root.
+    def _mate_shift(score: int, plies: int) -> int:
+        """A win's or loss's score ``plies`` further from the root. The table keeps them as
+        distances from the stored position (shifted by +ply going in, -ply coming out)."""
         if score >= MATE_BOUND:
-            return score + ply
+            return score + plies
         if score <= -MATE_BOUND:
-            return score - ply
-        return score
-
-    @staticmethod
-    def _from_table(score: int, ply: int) -> int:
-        if score >= MATE_BOUND:
-            return score - ply
-        if score <= -MATE_BOUND:
-            return score + ply
+            return score - plies
         return score
 
 

@@ -105,8 +105,9 @@ def test_the_budget_bounds_the_search_and_the_same_budget_the_same_answer():
     game = engine.get_game("gorogoro")
     start = game.to_text(game.start())
     small = evaluate("gorogoro", {}, start, budget=Budget(nodes=1_000, seconds=600.0))
-    large = evaluate("gorogoro", {}, start, budget=FEW)
-    assert small.nodes <= 1_000 < large.nodes <= FEW.nodes
+    more = Budget(nodes=8_000, seconds=600.0)
+    large = evaluate("gorogoro", {}, start, budget=more)
+    assert small.nodes <= 1_000 < large.nodes <= more.nodes
     assert small.depth < large.depth
     again = evaluate("gorogoro", {}, start, budget=Budget(nodes=1_000, seconds=600.0))
     assert again == small
