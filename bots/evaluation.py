@@ -14,7 +14,7 @@ from .evaluator import Evaluator
 from .jungle import JungleEvaluator
 from .shogi import ShogiEvaluator
 from .stones import WaliEvaluator, YoteEvaluator
-from .tuned import GorogoroEvaluator, TunedJungleEvaluator
+from .tuned import GorogoroEvaluator
 from .tunedstones import TunedWaliEvaluator, TunedYoteEvaluator
 
 Factory = Callable[[engine.Game[Any]], Evaluator]
@@ -53,7 +53,6 @@ EVALUATORS: dict[str, Factory] = {
 # The evaluations tuned from self-play games (bots/tune.py), by the same key.
 TUNED: dict[str, Factory] = {
     "gorogoro": GorogoroEvaluator,
-    "jungle": TunedJungleEvaluator,
     "yote": TunedYoteEvaluator,
     "wali": TunedWaliEvaluator,
 }

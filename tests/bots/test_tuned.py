@@ -1,5 +1,6 @@
 """The tuned evaluations (bots/linear.py, tuned.py, tunedstones.py), their tuning
-(bots/tune.py) and the self-play games it reads (bots/selfplay.py)."""
+(bots/tune.py), the self-play games it reads (bots/selfplay.py), and the quiescence search
+that does not stand pat on a threat."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from bots import selfplay, tune
 from bots.evaluation import EVALUATORS, TUNED, evaluator
 from bots.linear import WEIGHTS, LinearEvaluator, load_weights
 from bots.players import MATE, MATE_BOUND, AlphaBetaPlayer
-from bots.tuned import TunedJungleEvaluator
+from bots.tuned import GorogoroEvaluator
 
-TUNED_GAMES = ("gorogoro", "jungle", "yote", "wali")
+TUNED_GAMES = ("gorogoro", "yote", "wali")
 
 
 def positions(game_id: str, games: int, seed: int = 5) -> list[Any]:
@@ -70,15 +71,18 @@ def test_each_tuned_game_has_weights_for_its_features_and_the_hand_set_one_stays
     assert json.loads((WEIGHTS / f"{game_id}.json").read_text())["game"] == game_id
 
 
-def test_dobutsu_keeps_its_hand_set_evaluation() -> None:
-    assert "dobutsu" not in TUNED
-    assert not isinstance(evaluator(engine.get_game("dobutsu")), LinearEvaluator)
+@pytest.mark.parametrize("game_id", ["dobutsu", "jungle"])
+def test_dobutsu_and_jungle_keep_their_hand_set_evaluations(game_id: str) -> None:
+    # Dōbutsu's strongest play is the table's; jungle's tuned evaluation measured no better.
+    assert game_id not in TUNED
+    game = engine.get_game(game_id)
+    assert type(evaluator(game)) is EVALUATORS[game_id] is type(evaluator(game, tuned=False))
 
 
 def test_weights_for_a_feature_the_evaluation_does_not_have_are_refused() -> None:
-    game = engine.get_game("jungle")
+    game = engine.get_game("gorogoro")
     with pytest.raises(ValueError, match="unknown features"):
-        TunedJungleEvaluator(game, {"Q@0": 5})
+        GorogoroEvaluator(game, {"Q@0": 5})
 
 
 def test_a_player_can_search_with_the_hand_set_evaluation() -> None:
@@ -117,12 +121,14 @@ def test_a_self_play_game_replays_to_the_result_it_records() -> None:
 def test_tuning_writes_every_feature_with_the_error_before_and_after(tmp_path: Any) -> None:
     games = tmp_path / "games.jsonl"
     games.write_text(
-        "".join(json.dumps(selfplay.self_play("jungle", seed, 1)) + "\n" for seed in range(20))
+        "".join(json.dumps(selfplay.self_play("wali", seed, 1)) + "\n" for seed in range(20))
     )
-    out = tmp_path / "jungle.json"
-    assert tune.main(["jungle", str(games), "--out", str(out), "--steps", "50"]) == 0
+    out = tmp_path / "wali.json"
+    assert tune.main(["wali", str(games), "--out", str(out), "--steps", "50"]) == 0
     found = json.loads(out.read_text())
-    assert set(found["weights"]) == set(evaluator(engine.get_game("jungle")).names)  # type: ignore[attr-defined]
+    tuned = evaluator(engine.get_game("wali"))
+    assert isinstance(tuned, LinearEvaluator)
+    assert set(found["weights"]) == set(tuned.names)
     assert found["games"] == 20 and found["positions"]["training"] > 0
     assert set(found["error"]) == {
         "hand-set, training",
