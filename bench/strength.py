@@ -5,9 +5,9 @@ from random short openings, each opening twice with the colours swapped, and pri
 stronger level's wins, draws and losses, its score and a verdict ("clear" when it scores at
 least 70% and the 95% interval of its score stays above 50%), with the rating difference
 that score stands for and its 95% interval. A pairing may name an earlier search of a level
-(BASELINES: hard-v1 is the hard level before lazy move generation, null-move pruning and the
-tuned evaluations, hard-v2 before null-move pruning and tuning, hard-v3 before tuning alone)
-to measure a change.
+(BASELINES: hard-v1 is the hard level before lazy move generation, null-move pruning, the
+quiescence that sees threats and the tuned evaluations; hard-v2 before the last three;
+hard-v3 before the last two; hard-v4 before the tuned evaluations alone) to measure a change.
 
     .venv/bin/python bench/strength.py                          # every game, every pairing
     .venv/bin/python bench/strength.py --games 10 dobutsu jungle
