@@ -141,10 +141,19 @@ class WaliEvaluator(StoneEvaluator):
         """Empty squares where one step of a first (+1) stone, and of a second (-1) one,
         would complete a line of three: the two counts."""
         first = second = 0
+        for _, found in self._ready_at(board):
+            first += found & 1
+            second += found >> 1
+        return first, second
+
+    def _ready_at(self, board: Any) -> list[tuple[int, int]]:
+        """Each empty square where a step would complete a line, with who could make it:
+        bit 1 a first stone, bit 2 a second one."""
+        ready = []
         for sq, v in enumerate(board):
             if v:
                 continue
-            found = 0  # bit 1: a first stone would complete a line here; bit 2: a second
+            found = 0
             for a, b, others in self._lines[sq]:
                 stone = board[a]
                 if stone and stone == board[b] and not found & (1 if stone > 0 else 2):
@@ -152,6 +161,6 @@ class WaliEvaluator(StoneEvaluator):
                         if board[n] == stone:
                             found |= 1 if stone > 0 else 2
                             break
-            first += found & 1
-            second += found >> 1
-        return first, second
+            if found:
+                ready.append((sq, found))
+        return ready

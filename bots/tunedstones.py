@@ -177,25 +177,14 @@ class TunedWaliEvaluator(_StoneSquares, WaliEvaluator):
         second, and of each, those no enemy stone stands next to (to step in first)."""
         first = second = free_first = free_second = 0
         neighbours = self.neighbours
-        for sq, v in enumerate(board):
-            if v:
-                continue
-            found = 0  # bit 1: a first stone would complete a line here; bit 2: a second
-            for a, b, others in self._lines[sq]:
-                stone = board[a]
-                if stone and stone == board[b] and not found & (1 if stone > 0 else 2):
-                    for n in others:
-                        if board[n] == stone:
-                            found |= 1 if stone > 0 else 2
-                            break
-            if found:
-                near = [board[n] for n in neighbours[sq]]
-                if found & 1:
-                    first += 1
-                    free_first += -1 not in near
-                if found & 2:
-                    second += 1
-                    free_second += 1 not in near
+        for sq, found in self._ready_at(board):
+            near = [board[n] for n in neighbours[sq]]
+            if found & 1:
+                first += 1
+                free_first += -1 not in near
+            if found & 2:
+                second += 1
+                free_second += 1 not in near
         return first, second, free_first, free_second
 
     def _unhindered(self, board: Any) -> tuple[int, int]:

@@ -5,7 +5,6 @@ that does not stand pat on a threat."""
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import numpy as np
@@ -18,18 +17,9 @@ from bots.linear import WEIGHTS, LinearEvaluator, load_weights
 from bots.players import MATE, MATE_BOUND, AlphaBetaPlayer
 from bots.tuned import GorogoroEvaluator
 
+from .test_search_speedups import random_positions
+
 TUNED_GAMES = ("gorogoro", "yote", "wali")
-
-
-def positions(game_id: str, games: int, seed: int = 5) -> list[Any]:
-    """Positions of random games, every one not over."""
-    game, rng, found = engine.get_game(game_id), random.Random(seed), []
-    for _ in range(games):
-        pos = game.start()
-        while game.result(pos) is None:
-            found.append(pos)
-            pos = game.play(pos, rng.choice(game.legal_moves(pos)))
-    return found
 
 
 @pytest.mark.parametrize("game_id", TUNED_GAMES)
@@ -38,7 +28,7 @@ def test_the_fast_evaluation_is_the_weighted_sum_of_the_features_tuning_sees(
 ) -> None:
     ev = evaluator(engine.get_game(game_id))
     assert isinstance(ev, LinearEvaluator)
-    for pos in positions(game_id, 6):
+    for pos in random_positions(game_id, 6):
         # Yoté's fading is floored to a whole number in the search's evaluation.
         assert abs(ev.evaluate(pos) - ev.weighted(pos)) < 1
 
