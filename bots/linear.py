@@ -33,6 +33,7 @@ class LinearEvaluator(Evaluator):
     """A weighted sum of features, seen from the side to move."""
 
     def __init__(self, game: engine.Game[Any], weights: dict[str, int] | None = None) -> None:
+        """``weights``: the tuned ones from bots/weights/ when None; ``{}`` for the start."""
         super().__init__(game)
         start = self.initial()
         self.names: tuple[str, ...] = tuple(start)
@@ -62,9 +63,8 @@ class LinearEvaluator(Evaluator):
 
 
 def load_weights(game_id: str) -> dict[str, int]:
-    """The tuned weights of a game, by feature name (empty when the game has none)."""
+    """The tuned weights of a game, by feature name (FileNotFoundError if it has none: a
+    tuned evaluator never falls back to its starting weights unnoticed)."""
     path = WEIGHTS / f"{game_id}.json"
-    if not path.exists():
-        return {}
     data = json.loads(path.read_text())
     return {name: int(value) for name, value in data["weights"].items()}
