@@ -12,6 +12,7 @@ import engine
 
 from .evaluator import Evaluator
 from .jungle import JungleEvaluator
+from .linear import LinearEvaluator
 from .shogi import ShogiEvaluator
 from .stones import WaliEvaluator, YoteEvaluator
 from .tuned import GorogoroEvaluator
@@ -51,7 +52,7 @@ EVALUATORS: dict[str, Factory] = {
     "wali": WaliEvaluator,
 }
 # The evaluations tuned from self-play games (bots/tune.py), by the same key.
-TUNED: dict[str, Factory] = {
+TUNED: dict[str, type[LinearEvaluator]] = {
     "gorogoro": GorogoroEvaluator,
     "yote": TunedYoteEvaluator,
     "wali": TunedWaliEvaluator,

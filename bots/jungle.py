@@ -1,5 +1,6 @@
-"""Jungle's hand-set evaluation: the animals' values and how near each is to the enemy den.
-The baseline levels play it; the others play bots/tuned.py's.
+"""Jungle's evaluation, hand-set: the animals' values and how near each is to the enemy den
+(tuned from self-play, it measured no better: docs/decisions/tuned-evaluations.md). Every
+level plays it; the threat it reports makes quiescence search see an open den.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The searching player plays itself to a fixed depth from random short openings; e
 one JSON line: the game, its opening and moves, and how it ended. Positions are rebuilt from
 the moves when tuning, so the games outlive any change to what the evaluations look at.
 
-    .venv/bin/python -m bots.selfplay jungle --games 2000 --depth 3 --out /tmp/tune/jungle.jsonl
+    .venv/bin/python -m bots.selfplay wali --games 2000 --depth 3 --out /tmp/tune/wali.jsonl
 """
 
 from __future__ import annotations

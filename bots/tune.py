@@ -13,7 +13,7 @@ pulled slightly towards their hand-set start so that features the games rarely s
 sane value. One game in ten is held out: the error on those games, before and after, is what
 the tuning claims.
 
-    .venv/bin/python -m bots.tune jungle /tmp/tune/jungle.jsonl
+    .venv/bin/python -m bots.tune wali /tmp/tune/wali.jsonl --pull 0.0003
 """
 
 from __future__ import annotations
@@ -50,12 +50,12 @@ class Samples:
 
 
 def tuned_evaluator(game: engine.Game[Any], weights: dict[str, int]) -> LinearEvaluator:
+    """The game's tuned evaluator with these weights (``{}``: the hand-set start), whether
+    or not its weights file exists yet."""
     key = engine.variants.get(game.id).evaluator
     if key not in TUNED:
         raise SystemExit(f"{game.id} has no tuned evaluation")
-    made = TUNED[key](game)
-    assert isinstance(made, LinearEvaluator)
-    return type(made)(game, weights)
+    return TUNED[key](game, weights)
 
 
 def samples(game_id: str, records: Iterable[dict[str, Any]]) -> Samples:
