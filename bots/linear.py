@@ -21,12 +21,7 @@ import engine
 from .evaluator import Evaluator
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
-
-
-def folded_square(files: int, ranks: int, file: int, advance: int) -> int:
-    """A square's class for tables shared by mirror-image squares: files folded onto the
-    left half (the boards are symmetric left to right), by how far the piece has advanced."""
-    return advance * ((files + 1) // 2) + min(file, files - 1 - file)
+TEMPO = "tempo"  # the feature every tuned evaluation has: 1 for the side to move
 
 
 class LinearEvaluator(Evaluator):

@@ -103,12 +103,14 @@ class ShogiEvaluator(Evaluator):
         self, board: tuple[int, ...], king: int, sign: int, enemy_hand: tuple[int, ...]
     ) -> int:
         """Defenders next to the king, attackers close to it (more dangerous with drops)."""
-        safety = 0
-        for t in self.near1[king]:
-            if board[t] * sign > 0:
-                safety += 12
+        defenders, attackers = self._safety(board, king, sign)
+        return 12 * defenders - attackers * (12 + 4 * sum(enemy_hand))
+
+    def _safety(self, board: Any, king: int, sign: int) -> tuple[int, int]:
+        """(own pieces next to the king, enemy pieces within two squares of it)."""
+        defenders = sum(1 for t in self.near1[king] if board[t] * sign > 0)
         attackers = sum(1 for t in self.near2[king] if board[t] * sign < 0)
-        return safety - attackers * (12 + 4 * sum(enemy_hand))
+        return defenders, attackers
 
     def victim(self, pos: Any, move: str) -> int:
         if "*" in move:

@@ -12,54 +12,15 @@ from typing import Any
 
 import engine
 
-from .linear import LinearEvaluator, folded_square
+from .linear import TEMPO, LinearEvaluator
 from .shogi import HAND_BONUS, SHOGI_VALUES, ShogiEvaluator
 
 # A weight each for the first, second and third piece of a kind in hand, and one for each
 # piece past the third.
 HAND_STEPS = 3
-TEMPO = "tempo"
 
 
-class _SquareTables(LinearEvaluator):
-    """Tables of a value per signed piece code and square, from per-class weights."""
-
-    files: int
-    ranks: int
-
-    def square_class(self, sq: int, side: int) -> int:
-        f, r = sq % self.files, sq // self.files
-        if side == 1:
-            f, r = self.files - 1 - f, self.ranks - 1 - r
-        return folded_square(self.files, self.ranks, f, r)
-
-    def classes(self) -> range:
-        return range(self.ranks * ((self.files + 1) // 2))
-
-    def piece_tables(self, letters: dict[int, str]) -> list[list[int]]:
-        """table[signed code][square]: the weight of that piece there, negative for second's."""
-        size = self.files * self.ranks
-        table = [[0] * size for _ in range(2 * len(letters) + 1)]
-        for code, letter in letters.items():
-            for sq in range(size):
-                table[code][sq] = self.weights[f"{letter}@{self.square_class(sq, 0)}"]
-                table[-code][sq] = -self.weights[f"{letter}@{self.square_class(sq, 1)}"]
-        return table
-
-    def piece_features(self, pos: Any, letters: dict[int, str]) -> dict[str, float]:
-        seen: dict[str, float] = {}
-        sign = 1 if pos.side == 0 else -1
-        for sq, p in enumerate(pos.board):
-            if p:
-                owner = 0 if p > 0 else 1
-                name = f"{letters[abs(p)]}@{self.square_class(sq, owner)}"
-                seen[name] = seen.get(name, 0) + (sign if owner == 0 else -sign)
-        seen = {name: value for name, value in seen.items() if value}
-        seen[TEMPO] = 1
-        return seen
-
-
-class GorogoroEvaluator(_SquareTables, ShogiEvaluator):
+class GorogoroEvaluator(LinearEvaluator, ShogiEvaluator):
     """Pieces by square, pieces in hand (the first, second and third of a kind), king safety."""
 
     def __init__(self, game: engine.Game[Any], weights: dict[str, int] | None = None) -> None:
@@ -67,15 +28,25 @@ class GorogoroEvaluator(_SquareTables, ShogiEvaluator):
         self.letters = {code: k["letter"] for code, k in enumerate(data["pieces"], start=1)}
         self.hand_letters: list[str] = data["hand_order"]
         # LinearEvaluator's __init__ runs ShogiEvaluator's (the next in line) before the tables.
-        LinearEvaluator.__init__(self, game, weights)
+        super().__init__(game, weights)
+
+    def square_class(self, sq: int, side: int) -> int:
+        """A square seen from ``side``'s pieces: how far they have advanced, files folded onto
+        the left half (the board is symmetric left to right)."""
+        f, r = sq % self.files, sq // self.files
+        if side == 1:
+            f, r = self.files - 1 - f, self.ranks - 1 - r
+        half = (self.files + 1) // 2
+        return r * half + min(f, self.files - 1 - f)
 
     def initial(self) -> dict[str, int]:
         values = SHOGI_VALUES["gorogoro"]
         start: dict[str, int] = {}
         kinds = self.game.describe()["pieces"]
+        half = (self.files + 1) // 2
         for code, letter in self.letters.items():
-            for c in self.classes():
-                f, advance = c % ((self.files + 1) // 2), c // ((self.files + 1) // 2)
+            for c in range(self.ranks * half):
+                f, advance = c % half, c // half
                 start[f"{letter}@{c}"] = values[letter] + self._placement(
                     kinds[code - 1], f, advance
                 )
@@ -89,8 +60,14 @@ class GorogoroEvaluator(_SquareTables, ShogiEvaluator):
         return start
 
     def build(self) -> None:
-        self.table = self.piece_tables(self.letters)
         w = self.weights
+        # table[signed code][square]: the weight of that piece there, negative for second's.
+        size = self.files * self.ranks
+        self.table = [[0] * size for _ in range(2 * len(self.letters) + 1)]
+        for code, letter in self.letters.items():
+            for sq in range(size):
+                self.table[code][sq] = w[f"{letter}@{self.square_class(sq, 0)}"]
+                self.table[-code][sq] = -w[f"{letter}@{self.square_class(sq, 1)}"]
         # hand_table[kind][count]: the weight of that many pieces of the kind in hand.
         self.hand_table = [
             [
@@ -104,12 +81,6 @@ class GorogoroEvaluator(_SquareTables, ShogiEvaluator):
         self.w_attackers = w["king attackers"]
         self.w_attack_hand = w["king attackers x enemy hand"]
         self.w_tempo = w[TEMPO]
-
-    def _safety(self, board: Any, king: int, sign: int) -> tuple[int, int]:
-        """(own pieces next to the king, enemy pieces within two squares)."""
-        defenders = sum(1 for t in self.near1[king] if board[t] * sign > 0)
-        attackers = sum(1 for t in self.near2[king] if board[t] * sign < 0)
-        return defenders, attackers
 
     def _kings(self, board: Any) -> tuple[int, int]:
         royal = self.royal
@@ -137,8 +108,15 @@ class GorogoroEvaluator(_SquareTables, ShogiEvaluator):
         return (score if pos.side == 0 else -score) + self.w_tempo
 
     def features(self, pos: Any) -> dict[str, float]:
-        seen = self.piece_features(pos, self.letters)
         sign = 1 if pos.side == 0 else -1
+        seen: dict[str, float] = {}
+        for sq, p in enumerate(pos.board):
+            if p:
+                owner = 0 if p > 0 else 1
+                name = f"{self.letters[abs(p)]}@{self.square_class(sq, owner)}"
+                seen[name] = seen.get(name, 0) + (sign if owner == 0 else -sign)
+        seen = {name: value for name, value in seen.items() if value}
+        seen[TEMPO] = 1
         hands = pos.hands
         n = self.hand_count
         for i, letter in enumerate(self.hand_letters):

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from engine.games.placement import STONES as EACH
 from engine.games.wali import Wali
 
-from .linear import LinearEvaluator
+from .linear import TEMPO, LinearEvaluator
 from .stones import STONE_VALUE, WaliEvaluator, YoteEvaluator
 
-STONES = 24  # both sides' stones at the start (12 each)
-TEMPO = "tempo"
+STONES = 2 * EACH  # both sides' stones at the start
 
 
 def stone_classes(files: int, ranks: int) -> list[int]:
