@@ -40,12 +40,13 @@ DEFAULT_PAIRINGS = ("random:easy", "easy:medium", "medium:hard")
 CLEAR_SCORE = 0.70
 # Earlier versions of a level, kept to measure a change of the search against: the level
 # they descend from (whose time budget they get) and the flags that switch the change off.
-_UNTUNED = {"tuned": False, "threats": False}
+_UNTUNED = {"tuned": False, "threats": False, "native": False}
 BASELINES: dict[str, tuple[str, dict[str, bool]]] = {
     "hard-v1": ("hard", {"lazy_moves": False, "null_move": False, **_UNTUNED}),
     "hard-v2": ("hard", {"null_move": False, **_UNTUNED}),
     "hard-v3": ("hard", _UNTUNED),
-    "hard-v4": ("hard", {"tuned": False}),
+    "hard-v4": ("hard", {"tuned": False, "native": False}),
+    "hard-v5": ("hard", {"native": False}),
 }
 
 

@@ -24,7 +24,8 @@ from typing import Any
 import engine
 
 from .evaluation import evaluator
-from .players import CHECK_EVERY, INFINITY, MATE, MATE_BOUND, AlphaBetaPlayer, _OutOfTime
+from .players import AlphaBetaPlayer
+from .searchbase import CHECK_EVERY, INFINITY, MATE, MATE_BOUND, _OutOfTime
 
 MAX_DEPTH = 64
 PV_PLIES = 24  # the longest line reported

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from dataclasses import dataclass
@@ -21,26 +22,28 @@ import engine
 
 from .evaluation import evaluator
 from .evaluator import Evaluator
+from .jungle import JungleEvaluator
+from .junglesearch import JungleSearch
 from .nullmove import passed
 from .ordering import MoveOrder
-
-MATE = 1_000_000  # a win at the root; a win n plies away scores MATE - n
-MATE_BOUND = MATE - 10_000  # scores beyond this are wins or losses, not evaluations
-INFINITY = MATE + 1
-EXACT, LOWER, UPPER = 0, 1, 2
-TABLE_LIMIT = 300_000  # transposition-table entries kept before the table is emptied
-CHECK_EVERY = 31  # nodes between two looks at the clock (a mask: 2**n - 1)
-# Late move reductions: from this depth, moves after the first few (captures, checks and
-# other tactical moves excepted) are searched one ply shallower unless they turn out good.
-REDUCE_FROM_DEPTH = 3
-REDUCE_AFTER_MOVES = 3
-# Null-move pruning: from this depth, a side well ahead that could pass and still stay above
-# beta at this many plies less is cut off without searching its moves.
-NULL_FROM_DEPTH = 3
-NULL_REDUCTION = 2
-# A draw counts this much below zero for the searching side: it avoids repeating positions
-# unless every other move looks worse than that.
-CONTEMPT = 30
+from .searchbase import (
+    CHECK_EVERY,
+    CONTEMPT,
+    EXACT,
+    INFINITY,
+    LOWER,
+    MATE,
+    MATE_BOUND,
+    NULL_FROM_DEPTH,
+    NULL_REDUCTION,
+    REDUCE_AFTER_MOVES,
+    REDUCE_FROM_DEPTH,
+    TABLE_LIMIT,
+    UPPER,
+    SearchInfo,
+    _OutOfTime,
+    mate_shift,
+)
 
 
 class Player(Protocol):
@@ -81,21 +84,6 @@ class RandomPlayer:
         return self.rng.choice(moves)
 
 
-class _OutOfTime(Exception):
-    """Unwinds the search when the budget is spent."""
-
-
-@dataclass
-class SearchInfo:
-    """What the last search did, for logs, tests and the bench."""
-
-    move: str = ""
-    score: int | None = None  # None: nothing was searched (one legal move, or no time)
-    depth: int = 0
-    nodes: int = 0
-    seconds: float = 0.0
-
-
 class AlphaBetaPlayer:
     """Iterative-deepening negamax alpha-beta with a per-game evaluation.
 
@@ -117,6 +105,7 @@ class AlphaBetaPlayer:
         null_move: bool = True,
         tuned: bool = True,
         threats: bool = True,
+        native: bool = True,
         seed: int | None = None,
     ) -> None:
         self.name = name
@@ -126,11 +115,14 @@ class AlphaBetaPlayer:
         # Each switched off by bench/strength.py's baselines (the search before that change):
         # lazy move generation (see _search); null-move pruning, in the games whose evaluator
         # allows it (no zugzwang); the tuned evaluations (bots/linear.py) rather than the
-        # hand-set ones; no standing pat in quiescence where the evaluator sees a threat.
+        # hand-set ones; no standing pat in quiescence where the evaluator sees a threat;
+        # a game's own search on its own board where it has one (jungle: junglesearch.py).
         self.lazy_moves = lazy_moves
         self.null_move = null_move
         self.tuned = tuned
         self.threats = threats
+        self.native = native
+        self._native: JungleSearch | None = None
         self.rng = random.Random(seed)
         self.info = SearchInfo()
         self._table: dict[str, tuple[int, int, int, str | None]] = {}
@@ -153,6 +145,7 @@ class AlphaBetaPlayer:
         if game is not self._table_game:
             self._table = {}
             self._order = MoveOrder()
+            self._native = None
             self._table_game = game
         elif len(self._table) > TABLE_LIMIT:
             self._table = {}
@@ -162,6 +155,9 @@ class AlphaBetaPlayer:
         self._nodes = 0
         self._root_side = position.side
         self._order.new_search(self.max_depth + self.quiescence_depth + 2)
+        native = self._native_search(game)
+        if native is not None:
+            native.start(position, self._deadline)
         # Shuffle first so that equally good moves vary from game to game.
         self.rng.shuffle(moves)
         best, depth = moves[0], 0
@@ -169,7 +165,8 @@ class AlphaBetaPlayer:
         if len(moves) > 1:
             for depth in range(1, self.max_depth + 1):
                 try:
-                    found, value, complete = self._root(position, moves, depth)
+                    root = native.root if native else functools.partial(self._root, position)
+                    found, value, complete = root(moves, depth)
                 except _OutOfTime:
                     break
                 if found is not None:
@@ -179,12 +176,23 @@ class AlphaBetaPlayer:
                     moves.insert(0, found)
                 if not complete or (score is not None and abs(score) >= MATE_BOUND):
                     break  # out of time inside this depth, or a forced result is found
-        self.info = SearchInfo(best, score, depth, self._nodes, time.perf_counter() - started)
+        nodes = self._nodes if native is None else native.nodes
+        self.info = SearchInfo(best, score, depth, nodes, time.perf_counter() - started)
         return best
 
     def last_score(self) -> int | None:
         """The last search's score for the side that moved; None if it searched nothing."""
         return self.info.score if self.info.move else None
+
+    def _native_search(self, game: engine.Game[Any]) -> JungleSearch | None:
+        """The game's own search, kept for the game's moves (its table and history)."""
+        ev = self._eval
+        if not (self.native and isinstance(ev, JungleEvaluator) and ev.repetition_is_draw):
+            return None
+        if self._native is None:
+            depth, reductions, threats = self.quiescence_depth, self.reductions, self.threats
+            self._native = JungleSearch(game, ev, depth, reductions, threats)
+        return self._native
 
     # ---- the search -----------------------------------------------------------------------
     def _root(
@@ -245,7 +253,7 @@ class AlphaBetaPlayer:
         if entry is not None:
             e_depth, e_score, e_flag, table_move = entry
             if e_depth >= depth:
-                score = self._mate_shift(e_score, -ply)
+                score = mate_shift(e_score, -ply)
                 if e_flag == EXACT:
                     return score
                 if e_flag == LOWER and score >= beta:
@@ -298,7 +306,7 @@ class AlphaBetaPlayer:
                         self._order.cutoff(ev, pos, move, depth, ply)
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        self._table[key] = (depth, self._mate_shift(best, ply), flag, best_move)
+        self._table[key] = (depth, mate_shift(best, ply), flag, best_move)
         return best
 
     def _quiesce(self, pos: Any, alpha: int, beta: int, ply: int, left: int) -> int:
@@ -340,17 +348,6 @@ class AlphaBetaPlayer:
                         break
         return best
 
-    # ---- the table -----------------------------------------------------------------------
-    @staticmethod
-    def _mate_shift(score: int, plies: int) -> int:
-        """A win's or loss's score ``plies`` further from the root. The table keeps them as
-        distances from the stored position (shifted by +ply going in, -ply coming out)."""
-        if score >= MATE_BOUND:
-            return score + plies
-        if score <= -MATE_BOUND:
-            return score - plies
-        return score
-
 
 @dataclass(frozen=True)
 class Level:
@@ -384,7 +381,11 @@ def make_player(level: str, seed: int | None = None) -> Player:
 
 
 __all__ = [
+    "CHECK_EVERY",
+    "INFINITY",
     "LEVELS",
+    "MATE",
+    "MATE_BOUND",
     "AlphaBetaPlayer",
     "Level",
     "Player",

@@ -1,0 +1,272 @@
+"""Jungle's own search: the alpha-beta of players.py, run on a board made for the game.
+
+The same search as ``AlphaBetaPlayer`` (principal-variation search, late move reductions,
+quiescence on captures and den entries that does not stand pat beside an open den, a
+transposition table, the table's move, captures, killers and history first, contempt for
+draws), but its nodes are moves made and unmade in place on one ``JungleBoard`` rather than
+the engine's immutable positions: no new board, digest and history per node, moves as ints,
+the evaluation kept up to date move by move. A node costs a third of the generic search's,
+which at the same time per move searches one or two plies deeper (docs/benchmarks.md).
+
+The player (players.py) keeps the iterative deepening and calls ``root`` once per depth; the
+root's moves are the engine's, so the move played is always legal. Used where a repeated
+position is a draw (the default rule); under the ``tiebreak`` rule the generic search plays.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import engine
+
+from .jungle import JUNGLE_VALUES, JungleEvaluator
+from .jungleboard import SHIFT, TARGET, JungleBoard
+from .searchbase import (
+    CHECK_EVERY,
+    CONTEMPT,
+    EXACT,
+    INFINITY,
+    LOWER,
+    MATE,
+    REDUCE_AFTER_MOVES,
+    REDUCE_FROM_DEPTH,
+    TABLE_LIMIT,
+    UPPER,
+    _OutOfTime,
+    mate_shift,
+)
+
+NO_PROGRESS_LIMIT = engine.get_game("jungle").NO_PROGRESS_LIMIT
+TABLE_FIRST, CAPTURE_FIRST, KILLER_FIRST = 1 << 40, 1 << 30, 1 << 29
+HISTORY_CAP = 1 << 28
+MAX_PLY = 128
+
+
+class JungleSearch:
+    """One game's search state: the board, the transposition table, the history."""
+
+    def __init__(
+        self,
+        game: engine.Game[Any],
+        ev: JungleEvaluator,
+        quiescence_depth: int,
+        reductions: bool,
+        threats: bool,
+    ) -> None:
+        self.board = JungleBoard(game, ev)
+        self.quiescence_depth = quiescence_depth
+        self.reductions = reductions
+        self.threats = threats
+        self.move_of = {
+            self.board.text(origin << SHIFT | target): origin << SHIFT | target
+            for origin in range(len(game.square_names))
+            for target in range(len(game.square_names))
+        }
+        # doors[side]: the squares beside side's own den.
+        self.doors = tuple(tuple(ev.doors[side]) for side in (0, 1))
+        self.table: dict[int, tuple[int, int, int, int]] = {}
+        self.history = [0] * (1 << 2 * SHIFT)
+        self.killers: list[list[int]] = []
+        self.nodes = 0
+        self._deadline = 0.0
+        self._root_side = 0
+        self._root_plies = 0
+        self._seen: set[int] = set()
+        self._unplaced: frozenset[str] = frozenset()
+        self._unplaced_seen: dict[int, bool] = {}
+
+    def start(self, pos: Any, deadline: float) -> None:
+        """Prepares a search of ``pos`` (an engine position) until ``deadline``."""
+        board = self.board
+        board.load(pos)
+        if len(self.table) > TABLE_LIMIT:
+            self.table = {}
+        self.killers = [[] for _ in range(MAX_PLY)]
+        self.nodes = 0
+        self._deadline = deadline
+        self._root_side = pos.side
+        self._root_plies = board.plies
+        # The keys of the game's earlier positions (since the last capture) and of the
+        # search's path: a node whose key is there repeats. Positions the board cannot place
+        # from their digests (none, unless the history is not the game's) are compared by
+        # digest instead, at a cost.
+        earlier, self._unplaced = board.earlier_keys(pos.history)
+        self._seen = {*earlier, board.key}
+        self._unplaced_seen = {}
+
+    def root(self, moves: list[str], depth: int) -> tuple[str | None, int, bool]:
+        """Best move and score at ``depth``; ``complete`` is False when time ran out."""
+        board = self.board
+        alpha, beta = -INFINITY, INFINITY
+        best: str | None = None
+        for i, text in enumerate(moves):
+            move = self.move_of[text]
+            undo = board.make(move)
+            try:
+                if board.won(move, undo[0]):
+                    score = MATE - 1
+                elif i == 0:
+                    score = -self._search(depth - 1, -beta, -alpha, 1)
+                else:
+                    score = -self._search(depth - 1, -alpha - 1, -alpha, 1)
+                    if score > alpha:
+                        score = -self._search(depth - 1, -beta, -alpha, 1)
+            except _OutOfTime:
+                # A move fully searched above alpha is better than the last iteration's. The
+                # board is left as it was when time ran out: ``start`` loads it anew.
+                return best, alpha, False
+            board.unmake(move, undo)
+            if score > alpha:
+                alpha, best = score, text
+        return best, alpha, True
+
+    # ---- the tree --------------------------------------------------------------------------
+    def _draw(self, side: int) -> int:
+        return -CONTEMPT if side == self._root_side else CONTEMPT
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if not self.nodes & CHECK_EVERY and time.perf_counter() > self._deadline:
+            raise _OutOfTime
+
+    def _repeated(self, ply: int) -> bool:
+        """Whether the position occurred before: in the game or on the search's path."""
+        board = self.board
+        if board.key in self._seen:
+            return True
+        if self._unplaced and board.plies == self._root_plies + ply:
+            # An earlier position the board could not place (see ``start``), compared by
+            # the engine's digest while no capture has been made since the root.
+            key = board.key
+            found = self._unplaced_seen.get(key)
+            if found is None:
+                found = self._unplaced_seen[key] = board.engine_digest() in self._unplaced
+            return found
+        return False
+
+    def _search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self._tick()
+        board = self.board
+        if self._repeated(ply) or board.plies >= NO_PROGRESS_LIMIT:
+            return self._draw(board.side)
+        if depth <= 0:
+            return self._quiesce(alpha, beta, ply, self.quiescence_depth)
+        key = board.key
+        entry = self.table.get(key)
+        table_move = 0
+        if entry is not None:
+            e_depth, e_score, e_flag, table_move = entry
+            if e_depth >= depth:
+                score = mate_shift(e_score, -ply)
+                if e_flag == EXACT:
+                    return score
+                if e_flag == LOWER and score >= beta:
+                    return score
+                if e_flag == UPPER and score <= alpha:
+                    return score
+        moves = board.moves()
+        if not moves:
+            return ply - MATE  # no legal move: the side to move loses
+        moves = self._ordered(moves, table_move, ply)
+        original_alpha = alpha
+        best, best_move = -INFINITY, 0
+        reducing = self.reductions and depth >= REDUCE_FROM_DEPTH
+        den = board.dens[1 - board.side]
+        squares = board.board
+        seen = self._seen
+        seen.add(key)
+        for i, move in enumerate(moves):
+            quiet = not squares[move & TARGET] and (move & TARGET) != den
+            undo = board.make(move)
+            if board.won(move, undo[0]):
+                score = MATE - ply - 1
+            elif i == 0:
+                score = -self._search(depth - 1, -beta, -alpha, ply + 1)
+            else:
+                reduced = reducing and i >= REDUCE_AFTER_MOVES and quiet
+                score = -self._search(depth - 1 - reduced, -alpha - 1, -alpha, ply + 1)
+                if reduced and score > alpha:
+                    score = -self._search(depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < score < beta:
+                    score = -self._search(depth - 1, -beta, -alpha, ply + 1)
+            board.unmake(move, undo)
+            if score > best:
+                best, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if quiet:
+                            self._cutoff(move, depth, ply)
+                        break
+        seen.discard(key)
+        flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        self.table[key] = (depth, mate_shift(best, ply), flag, best_move)
+        return best
+
+    def _quiesce(self, alpha: int, beta: int, ply: int, left: int) -> int:
+        board = self.board
+        stand = board.evaluate()
+        if left <= 0:
+            return stand
+        side = board.side
+        squares = board.board
+        if self.threats:
+            sign = 1 - 2 * side
+            for sq in self.doors[side]:
+                if squares[sq] * sign < 0:
+                    # Lost unless a tactical move answers: the enemy walks into the den next.
+                    stand = ply + 2 - MATE
+                    break
+        if stand >= beta:
+            return stand
+        # Only the tactical moves are generated: a side with no move at all (which loses) is
+        # left to the full-width search a ply earlier.
+        alpha = max(alpha, stand)
+        tactical = [(JUNGLE_VALUES[abs(squares[m & TARGET])], m) for m in board.moves(True)]
+        tactical.sort(reverse=True)
+        best = stand
+        for _, move in tactical:
+            self._tick()
+            undo = board.make(move)
+            if board.won(move, undo[0]):
+                score = MATE - ply - 1
+            else:
+                score = -self._quiesce(-beta, -alpha, ply + 1, left - 1)
+            board.unmake(move, undo)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    # ---- move order (as ordering.py's) -----------------------------------------------------
+    def _ordered(self, moves: list[int], table_move: int, ply: int) -> list[int]:
+        squares = self.board.board
+        killers = self.killers[ply] if ply < MAX_PLY else []
+        history = self.history
+        keyed = []
+        for move in moves:
+            if move == table_move:
+                key = TABLE_FIRST
+            else:
+                victim = squares[move & TARGET]
+                if victim:
+                    key = CAPTURE_FIRST + JUNGLE_VALUES[abs(victim)]
+                elif move in killers:
+                    key = KILLER_FIRST
+                else:
+                    key = history[move]
+            keyed.append((key, move))
+        keyed.sort(reverse=True)
+        return [move for _, move in keyed]
+
+    def _cutoff(self, move: int, depth: int, ply: int) -> None:
+        if ply < MAX_PLY:
+            killers = self.killers[ply]
+            if move not in killers:
+                killers.insert(0, move)
+                del killers[2:]
+        self.history[move] = min(self.history[move] + depth * depth, HISTORY_CAP)
