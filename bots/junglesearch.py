@@ -15,6 +15,7 @@ position is a draw (the default rule); under the ``tiebreak`` rule the generic s
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -41,6 +42,11 @@ NO_PROGRESS_LIMIT = engine.get_game("jungle").NO_PROGRESS_LIMIT
 TABLE_FIRST, CAPTURE_FIRST, KILLER_FIRST = 1 << 40, 1 << 30, 1 << 29
 HISTORY_CAP = 1 << 28
 MAX_PLY = 128
+# REDUCTIONS[depth][i]: the plies a late quiet move, the i-th tried, is searched shallower.
+REDUCTIONS = [
+    [max(1, int(0.5 + math.log(d) * math.log(i) / 2)) if d and i else 0 for i in range(MAX_PLY)]
+    for d in range(MAX_PLY)
+]
 
 
 class JungleSearch:
@@ -130,25 +136,28 @@ class JungleSearch:
         if not self.nodes & CHECK_EVERY and time.perf_counter() > self._deadline:
             raise _OutOfTime
 
-    def _repeated(self, ply: int) -> bool:
-        """Whether the position occurred before: in the game or on the search's path."""
+    def _repeated_unplaced(self, ply: int) -> bool:
+        """Whether the position is one of the game's earlier ones that the board could not
+        place (see ``start``): compared by the engine's digest, while no capture has been
+        made since the root."""
         board = self.board
-        if board.key in self._seen:
-            return True
-        if self._unplaced and board.plies == self._root_plies + ply:
-            # An earlier position the board could not place (see ``start``), compared by
-            # the engine's digest while no capture has been made since the root.
-            key = board.key
-            found = self._unplaced_seen.get(key)
-            if found is None:
-                found = self._unplaced_seen[key] = board.engine_digest() in self._unplaced
-            return found
-        return False
+        if board.plies != self._root_plies + ply:
+            return False
+        found = self._unplaced_seen.get(board.key)
+        if found is None:
+            found = self._unplaced_seen[board.key] = board.engine_digest() in self._unplaced
+        return found
 
     def _search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
-        self._tick()
+        self.nodes += 1
+        if not self.nodes & CHECK_EVERY and time.perf_counter() > self._deadline:
+            raise _OutOfTime
         board = self.board
-        if self._repeated(ply) or board.plies >= NO_PROGRESS_LIMIT:
+        if (
+            board.key in self._seen
+            or (self._unplaced and self._repeated_unplaced(ply))
+            or board.plies >= NO_PROGRESS_LIMIT
+        ):
             return self._draw(board.side)
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, self.quiescence_depth)
@@ -172,20 +181,25 @@ class JungleSearch:
         original_alpha = alpha
         best, best_move = -INFINITY, 0
         reducing = self.reductions and depth >= REDUCE_FROM_DEPTH
-        den = board.dens[1 - board.side]
-        squares = board.board
+        side = board.side
+        den = board.dens[1 - side]
+        squares, left = board.board, board.left
+        reductions = REDUCTIONS[min(depth, MAX_PLY - 1)]
         seen = self._seen
         seen.add(key)
         for i, move in enumerate(moves):
-            quiet = not squares[move & TARGET] and (move & TARGET) != den
+            to = move & TARGET
+            quiet = not squares[to] and to != den
             undo = board.make(move)
-            if board.won(move, undo[0]):
-                score = MATE - ply - 1
+            if to == den or (undo[0] and not left[1 - side]):
+                score = MATE - ply - 1  # into the den, or the last enemy taken
             elif i == 0:
                 score = -self._search(depth - 1, -beta, -alpha, ply + 1)
             else:
+                # Late quiet moves: the later, the shallower (by the logarithms of both).
                 reduced = reducing and i >= REDUCE_AFTER_MOVES and quiet
-                score = -self._search(depth - 1 - reduced, -alpha - 1, -alpha, ply + 1)
+                lower = reductions[min(i, MAX_PLY - 1)] if reduced else 0
+                score = -self._search(depth - 1 - lower, -alpha - 1, -alpha, ply + 1)
                 if reduced and score > alpha:
                     score = -self._search(depth - 1, -alpha - 1, -alpha, ply + 1)
                 if alpha < score < beta:
