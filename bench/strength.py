@@ -6,8 +6,9 @@ stronger level's wins, draws and losses, its score and a verdict ("clear" when i
 least 70% and the 95% interval of its score stays above 50%), with the rating difference
 that score stands for and its 95% interval. A pairing may name an earlier search of a level
 (BASELINES: hard-v1 is the hard level before lazy move generation, null-move pruning, the
-quiescence that sees threats and the tuned evaluations; hard-v2 before the last three;
-hard-v3 before the last two; hard-v4 before the tuned evaluations alone) to measure a change.
+quiescence that sees threats, the tuned evaluations and jungle's own search; hard-v2 before
+the last four; hard-v3 before the last three; hard-v4 before the last two; hard-v5 before
+jungle's own search alone) to measure a change.
 
     .venv/bin/python bench/strength.py                          # every game, every pairing
     .venv/bin/python bench/strength.py --games 10 dobutsu jungle
@@ -40,13 +41,15 @@ DEFAULT_PAIRINGS = ("random:easy", "easy:medium", "medium:hard")
 CLEAR_SCORE = 0.70
 # Earlier versions of a level, kept to measure a change of the search against: the level
 # they descend from (whose time budget they get) and the flags that switch the change off.
-_UNTUNED = {"tuned": False, "threats": False, "native": False}
+_GENERIC = {"native": False}
+_UNTUNED = {"tuned": False, **_GENERIC}
+_BLIND = {"threats": False, **_UNTUNED}
 BASELINES: dict[str, tuple[str, dict[str, bool]]] = {
-    "hard-v1": ("hard", {"lazy_moves": False, "null_move": False, **_UNTUNED}),
-    "hard-v2": ("hard", {"null_move": False, **_UNTUNED}),
-    "hard-v3": ("hard", _UNTUNED),
-    "hard-v4": ("hard", {"tuned": False, "native": False}),
-    "hard-v5": ("hard", {"native": False}),
+    "hard-v1": ("hard", {"lazy_moves": False, "null_move": False, **_BLIND}),
+    "hard-v2": ("hard", {"null_move": False, **_BLIND}),
+    "hard-v3": ("hard", _BLIND),
+    "hard-v4": ("hard", _UNTUNED),
+    "hard-v5": ("hard", _GENERIC),
 }
 
 

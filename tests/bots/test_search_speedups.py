@@ -77,6 +77,10 @@ def test_the_bench_pits_the_hard_level_against_its_old_search_at_equal_time() ->
     assert isinstance(old, AlphaBetaPlayer) and isinstance(new, AlphaBetaPlayer)
     assert (old.lazy_moves, new.lazy_moves) == (False, True)
     assert (old.null_move, new.null_move) == (False, True)
+    assert (old.native, new.native) == (False, True)
+    generic = strength.player("hard-v5", 1)
+    assert isinstance(generic, AlphaBetaPlayer)
+    assert (generic.native, generic.tuned, generic.threats) == (False, True, True)
     assert old.max_depth == new.max_depth == LEVELS["hard"].max_depth
     assert strength.budget("hard-v1", 0.1) == strength.budget("hard", 0.1) == 0.2
     # Scores in rating points: 64% is about +100, 76% about +200; a sweep is clipped.
