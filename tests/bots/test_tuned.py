@@ -130,15 +130,17 @@ def test_tuning_writes_every_feature_with_the_error_before_and_after(tmp_path: A
     assert found["error"]["tuned, training"] < found["error"]["hand-set, training"]
 
 
-def test_quiescence_does_not_stand_pat_beside_an_open_den() -> None:
+@pytest.mark.parametrize("native", [True, False])
+def test_quiescence_does_not_stand_pat_beside_an_open_den(native: bool) -> None:
     # First's dog steps beside second's den onto the trap, where no piece of second's can
     # take it: the den falls next move. A one-ply search sees that as a win in three plies
-    # only if the quiescence search does not stand pat for second there.
+    # only if the quiescence search does not stand pat for second there (in jungle's own
+    # search and in the generic one).
     game = engine.get_game("jungle")
     pos = game.from_text("7/7/3D3/7/7/7/6e/7/L6 f 0 -")
-    seeing = AlphaBetaPlayer(max_depth=1, seed=1)
+    seeing = AlphaBetaPlayer(max_depth=1, seed=1, native=native)
     assert seeing.choose(game, pos, 30.0) == "d7d8"
     assert seeing.info.score == MATE - 3
-    blind = AlphaBetaPlayer(max_depth=1, seed=1, threats=False)
+    blind = AlphaBetaPlayer(max_depth=1, seed=1, threats=False, native=native)
     blind.choose(game, pos, 30.0)
     assert blind.info.score is not None and blind.info.score < MATE_BOUND
