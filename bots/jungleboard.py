@@ -224,25 +224,21 @@ class JungleBoard:
             if sq < 0:
                 continue
             can = takes[rank]
-            for to, move in walks[sq]:
+            steps = walks[sq]
+            if rank in (TIGER, LION):
+                # Lake jumps, unless a rat (of either side) swims in the way.
+                steps += tuple(
+                    (to, move)
+                    for to, move, over in self.jumps[sq]
+                    if not any(board[w] for w in over)
+                )
+            for to, move in steps:
                 target = board[to] * sign
                 if target == 0:
                     if every or to == den:
                         add(move)
                 elif target < 0 and (weak[to] or can[-target]):
                     add(move)
-            if rank in (TIGER, LION):
-                for to, move, over in self.jumps[sq]:
-                    for w in over:
-                        if board[w]:  # a rat in the water blocks the jump
-                            break
-                    else:
-                        target = board[to] * sign
-                        if target == 0:
-                            if every or to == den:
-                                add(move)
-                        elif target < 0 and (weak[to] or can[-target]):
-                            add(move)
         return found
 
     def make(self, move: int) -> tuple[int, int, int, int]:

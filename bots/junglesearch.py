@@ -38,6 +38,7 @@ from .searchbase import (
     UPPER,
     _OutOfTime,
     mate_shift,
+    table_score,
 )
 
 NO_PROGRESS_LIMIT = engine.get_game("jungle").NO_PROGRESS_LIMIT
@@ -167,15 +168,10 @@ class JungleSearch:
         entry = self.table.get(key)
         table_move = 0
         if entry is not None:
-            e_depth, e_score, e_flag, table_move = entry
-            if e_depth >= depth:
-                score = mate_shift(e_score, -ply)
-                if e_flag == EXACT:
-                    return score
-                if e_flag == LOWER and score >= beta:
-                    return score
-                if e_flag == UPPER and score <= alpha:
-                    return score
+            table_move = entry[3]
+            stored = table_score(entry, depth, alpha, beta, ply)
+            if stored is not None:
+                return stored
         moves = board.moves()
         if not moves:
             return ply - MATE  # no legal move: the side to move loses

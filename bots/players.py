@@ -43,6 +43,7 @@ from .searchbase import (
     SearchInfo,
     _OutOfTime,
     mate_shift,
+    table_score,
 )
 
 
@@ -251,15 +252,10 @@ class AlphaBetaPlayer:
         entry = self._table.get(key)
         table_move: str | None = None
         if entry is not None:
-            e_depth, e_score, e_flag, table_move = entry
-            if e_depth >= depth:
-                score = mate_shift(e_score, -ply)
-                if e_flag == EXACT:
-                    return score
-                if e_flag == LOWER and score >= beta:
-                    return score
-                if e_flag == UPPER and score <= alpha:
-                    return score
+            table_move = entry[3]
+            stored = table_score(entry, depth, alpha, beta, ply)
+            if stored is not None:
+                return stored
         if lazy and (result := game.result(pos)) is not None:
             return self._terminal(result, pos.side, ply)
         original_alpha = alpha

@@ -49,3 +49,21 @@ def mate_shift(score: int, plies: int) -> int:
     if score <= -MATE_BOUND:
         return score - plies
     return score
+
+
+def table_score(
+    entry: tuple[int, int, int, object], depth: int, alpha: int, beta: int, ply: int
+) -> int | None:
+    """The stored score when a transposition-table entry decides the node: searched at least
+    as deep, and exact or a bound already outside the window; else None."""
+    e_depth, e_score, e_flag, _ = entry
+    if e_depth < depth:
+        return None
+    score = mate_shift(e_score, -ply)
+    if (
+        e_flag == EXACT
+        or (e_flag == LOWER and score >= beta)
+        or (e_flag == UPPER and score <= alpha)
+    ):
+        return score
+    return None

@@ -4,7 +4,6 @@ the repetitions of the game before the search seen."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -16,19 +15,11 @@ from bots.junglesearch import JungleSearch
 from bots.players import MATE, AlphaBetaPlayer
 from bots.searchbase import CONTEMPT
 
+from .test_search_speedups import random_positions
+
 
 def board_for(game: engine.Game[Any]) -> JungleBoard:
     return JungleBoard(game, JungleEvaluator(game))
-
-
-def playouts(game: engine.Game[Any], games: int, seed: int = 3) -> list[Any]:
-    rng, found = random.Random(seed), []
-    for _ in range(games):
-        pos = game.start()
-        while game.result(pos) is None:
-            found.append(pos)
-            pos = game.play(pos, rng.choice(game.legal_moves(pos)))
-    return found
 
 
 def state(board: JungleBoard) -> tuple[Any, ...]:
@@ -39,7 +30,7 @@ def state(board: JungleBoard) -> tuple[Any, ...]:
 def test_the_board_lists_the_engines_moves_and_its_tactical_ones(traps: str) -> None:
     game = engine.get_game("jungle", traps=traps)
     board = board_for(game)
-    for pos in playouts(game, 12):
+    for pos in random_positions("jungle", 12, traps=traps):
         board.load(pos)
         moves = {board.text(m) for m in board.moves()}
         assert moves == set(game.legal_moves(pos)), game.to_text(pos)
@@ -53,7 +44,7 @@ def test_making_and_unmaking_a_move_keeps_the_key_and_evaluation_as_a_fresh_load
     game = engine.get_game("jungle")
     ev = JungleEvaluator(game)
     board, fresh = board_for(game), board_for(game)
-    for pos in playouts(game, 8):
+    for pos in random_positions("jungle", 8):
         board.load(pos)
         before = state(board)
         assert board.evaluate() == ev.evaluate(pos)
@@ -72,7 +63,7 @@ def test_the_board_places_every_earlier_position_of_the_game_from_its_digest() -
     game = engine.get_game("jungle")
     board, fresh = board_for(game), board_for(game)
     line: list[Any] = []
-    for pos in playouts(game, 3):
+    for pos in random_positions("jungle", 3):
         line = [*line, pos] if pos.history else [pos]
         board.load(pos)
         keys, unplaced = board.earlier_keys(pos.history)
@@ -112,7 +103,7 @@ def test_it_scores_positions_as_the_generic_search_does(traps: str) -> None:
     # Without late move reductions (which depend on the order of equal moves), both are the
     # same alpha-beta search: the same score at the same depth.
     game = engine.get_game("jungle", traps=traps)
-    positions = playouts(game, 1, seed=5)[10:80:14]
+    positions = random_positions("jungle", 1, seed=5, traps=traps)[10:80:14]
     for pos in positions:
         scores = []
         for native in (False, True):

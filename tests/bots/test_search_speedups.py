@@ -126,8 +126,9 @@ def test_null_moves_are_tried_only_where_having_to_move_cannot_lose() -> None:
     }
 
 
-def random_positions(game_id: str, games: int) -> list[Any]:
-    game, rng, found = engine.get_game(game_id), random.Random(2), []
+def random_positions(game_id: str, games: int, seed: int = 2, **options: str) -> list[Any]:
+    """Every position of ``games`` seeded random playouts of the game (with rule options)."""
+    game, rng, found = engine.get_game(game_id, **options), random.Random(seed), []
     for _ in range(games):
         pos = game.start()
         while game.result(pos) is None:
