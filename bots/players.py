@@ -92,7 +92,8 @@ class AlphaBetaPlayer:
     over captures (and immediate wins), a transposition table keyed by the engine's position
     digest, killer moves and a history table for ordering (ordering.py). The time budget is
     hard: the clock is read every few nodes and the best move of the deepest finished
-    iteration (or a better one found since) is returned.
+    iteration (or a better one found since) is returned. Jungle's iterations run on a board
+    of its own (junglesearch.py) under the default repetition rule.
     """
 
     def __init__(
@@ -377,8 +378,6 @@ def make_player(level: str, seed: int | None = None) -> Player:
 
 
 __all__ = [
-    "CHECK_EVERY",
-    "INFINITY",
     "LEVELS",
     "MATE",
     "MATE_BOUND",
