@@ -85,14 +85,23 @@ def test_a_history_that_is_not_the_games_is_left_to_the_digests() -> None:
     assert len(keys) == 1 and unplaced == {foreign}
 
 
-def test_a_move_back_to_a_position_of_the_game_scores_as_a_draw() -> None:
-    # The elephant went a3-a4 and the lion g9-g8; stepping back a4-a3 (and the lion back)
-    # repeats the start. With a lone pair of moves that matter, the search must see it.
+@pytest.mark.parametrize("placed", [True, False])
+def test_a_move_back_to_a_position_of_the_game_scores_as_a_draw(
+    placed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The elephant went a3-a4 and back, the lion g9-g8: the lion's step back, searched
+    # alone, returns to the start, already seen in the game. It scores as a draw (the
+    # contempt against the side searching), whether the board placed the start from its
+    # digest or left it to be compared by digest.
     game = engine.get_game("jungle")
     pos = game.start()
     for move in ("a3a4", "g9g8", "a4a3"):
         pos = game.play(pos, move)
     search = JungleSearch(game, JungleEvaluator(game), 6, reductions=False, threats=True)
+    if not placed:
+        monkeypatch.setattr(
+            search.board, "earlier_keys", lambda history: (set(), frozenset(history))
+        )
     search.start(pos, deadline=float("inf"))
     best, score, complete = search.root(["g8g9"], 1)
     assert (best, score, complete) == ("g8g9", -CONTEMPT, True)
