@@ -26,6 +26,8 @@ TARGET = (1 << SHIFT) - 1
 PIECES = 17  # piece + 8 indexes the per-piece tables: -8 (second's elephant) … 8
 ZOBRIST_SEED = 0x4A554E47  # any fixed seed: keys are the same in every process
 RECALLED_LIMIT = 10_000  # earlier positions remembered before the memory is emptied
+# VICTIM[piece]: the value of the piece (of either side: negative indexes read the end).
+VICTIM = (*JUNGLE_VALUES, *reversed(JUNGLE_VALUES[1:]))
 
 
 class JungleBoard:
@@ -36,7 +38,7 @@ class JungleBoard:
         files: int = data["board"]["files"]
         ranks: int = data["board"]["ranks"]
         size = files * ranks
-        index = game.square_index
+        index = self.index = game.square_index
         self.names = game.square_names
         water = [False] * size
         for name in data["squares"]["water"]:
@@ -191,6 +193,11 @@ class JungleBoard:
     def text(self, move: int) -> str:
         return self.names[move >> SHIFT] + self.names[move & TARGET]
 
+    def move(self, text: str) -> int:
+        """The move of an engine move text (``a3a4``)."""
+        index = self.index
+        return index[text[:2]] << SHIFT | index[text[2:]]
+
     def engine_digest(self) -> str:
         """The engine's digest of this position (for the repetitions before the search)."""
         return digest(self._pack(*self.board, self.side))
@@ -275,6 +282,16 @@ class JungleBoard:
             self.loc[captured + 8] = target
             self.left[captured < 0] += 1
         self.side ^= 1
+
+    def threatened(self) -> bool:
+        """Whether an enemy stands beside the side to move's den (it walks in next move)."""
+        board, side = self.board, self.side
+        sign = 1 - 2 * side
+        # A loop, not any() over a generator: this runs at every quiescence node.
+        for sq in self.around[self.dens[side]]:  # noqa: SIM110
+            if board[sq] * sign < 0:
+                return True
+        return False
 
     def won(self, move: int, captured: int) -> bool:
         """Whether ``move``, just made, won: into the enemy den, or the last enemy taken."""
