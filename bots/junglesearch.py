@@ -5,7 +5,7 @@ quiescence on captures and den entries that does not stand pat beside an open de
 transposition table, the table's move, captures, killers and history first, contempt for
 draws), but its nodes are moves made and unmade in place on one ``JungleBoard`` rather than
 the engine's immutable positions: no new board, digest and history per node, moves as ints,
-the evaluation kept up to date move by move. A node costs under a third of the generic
+the evaluation kept up to date move by move. A node costs about a third of the generic
 search's, so at the same time per move it searches a ply or two deeper; and it reduces late
 quiet moves by more than a ply, the more the later they come and the deeper the node
 (docs/decisions/jungle-search.md).
