@@ -1,6 +1,7 @@
 """Blocking and the chat's safety in a real browser (docs/decisions/blocking-and-chat-safety.md):
-a player blocked from a profile cannot challenge the blocker (the form says so); a player
-blocked from a chat line's menu no longer reaches the blocker's page, live or after a
+a player blocked from a profile cannot challenge the blocker (the form says so), and a press
+on Block is not lost to the profile drawing itself as it loads; a player blocked from a chat
+line's menu no longer reaches the blocker's page, live or after a
 reload, while a spectator still reads them; a mute in one click hides a person's lines on
 that browser only; a line with an address stays plain text; an anonymous player's chat box
 is disabled and says why."""
@@ -61,6 +62,45 @@ def test_a_player_blocked_from_a_profile_cannot_challenge(account: Any) -> None:
     expect(alice.locator("#block-button")).to_have_text("Block")
     bob.locator("#challenge-button").click()
     bob.wait_for_url("**/challenge/*")
+
+
+def holder(held: list[Any]) -> Any:
+    """A route handler that keeps each request it gets, unanswered, in ``held``. (Playwright
+    takes a function of Python's, not ``held.append``.)"""
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    return hold
+
+
+def test_a_block_pressed_while_the_profile_is_still_loading_is_not_lost(account: Any) -> None:
+    """The profile draws itself as each of its requests comes back. The last one (the recent
+    games) is held until the Block button is pressed, and lets go before it is released: the
+    page's last draw falls between the two. The button must stay the same element, or the
+    press and the release land on two buttons and no click happens."""
+    alice, _ = account("alice")
+    _, bob_name = account("bob")
+    # The button needs the player and the relation: the relation comes back once the player
+    # is in (the recent games are asked for then), so the button is drawn before the last draw.
+    status: list[Any] = []
+    games: list[Any] = []
+    alice.route("**/api/rel/status/**", holder(status))
+    alice.route("**/api/games/user/**", holder(games))
+    with alice.expect_request("**/api/games/user/**"):
+        alice.goto(f"/@/{bob_name}")
+    status[0].continue_()
+    button = alice.locator("#block-button")
+    expect(button).to_have_text("Block")
+    expect(alice.locator("#profile")).to_be_hidden()  # the recent games are not in yet
+    button.hover()
+    alice.mouse.down()
+    assert len(games) == 1
+    games[0].continue_()
+    expect(alice.locator("#profile")).to_be_visible()  # drawn again, all of it
+    alice.mouse.up()
+    expect(button).to_have_text("Unblock")
+    expect(alice.locator("#message")).to_contain_text(f"You block {bob_name}")
 
 
 def test_a_blocked_players_lines_leave_the_blockers_page_and_reach_the_others(

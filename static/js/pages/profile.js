@@ -25,6 +25,11 @@ const data = { user: null, history: [], games: [], variants: [], missing: false 
 // (GET /api/rel/status/{username}; docs/decisions/relations.md): the dot and the Follow button.
 let relation = null;
 let challengeForm = null; // the form that challenges this player (not on one's own profile)
+// What the name and the about block show now. The page draws itself as each request comes
+// back; a block drawn again unchanged would replace its buttons under a click in progress
+// (the press on the old button, the release on the new one: no click), so it is left as is.
+// A Follow or Block change draws with `force`, which also enables its button again.
+const aboutShown = { name: "", about: "" };
 
 function say(text) {
   $("message").textContent = text;
@@ -40,22 +45,23 @@ function drawMissing() {
       <p><a href="/leaderboard">${t("profile.toLeaderboard")}</a></p>`,
   );
   $("profile").hidden = true;
+  Object.assign(aboutShown, { name: "", about: "" });
 }
 
-function drawAbout(user) {
+function drawAbout(user, { force = false } = {}) {
   const date = new Intl.DateTimeFormat(getLang(), { dateStyle: "long" }).format(new Date(user.createdAt));
   const title = user.title ? html` <span class="bot-title">${user.title}</span>` : "";
-  render($("name"), html`${user.username}${title}${onlineDot()}`);
+  const name = html`${user.username}${title}${onlineDot()}`;
+  if (force || name.text !== aboutShown.name) render($("name"), name);
   document.title = t("title.profile", { name: user.username });
   const count = user.count;
-  render(
-    $("about"),
-    html`${user.title === "BOT" ? html`<p>${t("profile.bot")}</p>` : ""}
+  const about = html`${user.title === "BOT" ? html`<p>${t("profile.bot")}</p>` : ""}
       <p class="note">${t("profile.since", { date })}</p>
       <p id="record">${t("profile.record", count)}</p>
       ${followButton()}
-      ${user.playing ? html`<p><a href="${user.playing}">${t("profile.playingNow")}</a></p>` : ""}`,
-  );
+      ${user.playing ? html`<p><a href="${user.playing}">${t("profile.playingNow")}</a></p>` : ""}`;
+  if (force || about.text !== aboutShown.about) render($("about"), about);
+  Object.assign(aboutShown, { name: name.text, about: about.text });
 }
 
 function onlineDot() {
@@ -94,7 +100,7 @@ async function toggleBlock() {
   } catch (err) {
     say(t("relation.cannotBlock", { error: errorText(err) }));
   }
-  drawAbout(data.user);
+  drawAbout(data.user, { force: true });
   $("block-button").focus(); // drawn anew: the keyboard stays on it
 }
 
@@ -108,7 +114,7 @@ async function toggleFollow() {
   } catch (err) {
     say(t("relation.cannot", { error: errorText(err) }));
   }
-  drawAbout(data.user);
+  drawAbout(data.user, { force: true });
   $("follow-button").focus(); // drawn anew: the keyboard stays on it
 }
 
