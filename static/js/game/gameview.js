@@ -5,7 +5,7 @@
 
 import { PIECE_SETS } from "../board/pieces.js";
 import { playerBars } from "../board/setup.js";
-import { html, render } from "../lib/html.js";
+import { html, render, renderChanged } from "../lib/html.js";
 import { clockText, describeRules, variantName } from "../lib/variant.js";
 import { t, tn } from "../i18n/i18n.js";
 import { changeList } from "../players/ratings.js";
@@ -45,6 +45,10 @@ export function isCreator(page) {
 }
 
 // ---- the panels ---------------------------------------------------------------------------
+// Drawn again at every message of the game's socket (a move, a state, who is online): the
+// panels with buttons and links drawn only when they say something else, so that a click on
+// one is not lost to it being drawn again (the press on the old button, the release on the
+// new) nor its focus.
 export class GameView {
   constructor(page) {
     this.page = page;
@@ -95,7 +99,7 @@ export class GameView {
         game.public ? "" : ` · ${t("game.private")}`
       }</small>`,
     );
-    render(
+    renderChanged(
       $("rules-link"),
       html`<a href="/rules/${encodeURIComponent(page.variant.id)}" data-rules-link>${t("game.rules", { game: name })}</a>`,
     );
@@ -107,15 +111,16 @@ export class GameView {
     if (!page.game) return;
     for (const [bar, side] of playerBars(page.orientation)) {
       bar.dataset.side = side;
-      render(bar.querySelector(".who"), playerBar(page, side));
+      renderChanged(bar.querySelector(".who"), playerBar(page, side));
       bar.querySelector(".clock").dataset.side = side;
     }
     $("watchers").textContent = tn("player.spectators", page.presence.spectators || 0);
     this.clocks.tick();
   }
 
+  // (its deadline's text is the clocks' to write: tick() writes it after)
   status() {
-    render($("status"), statusLine(this.page, mySeat(this.page), isCreator(this.page)));
+    renderChanged($("status"), statusLine(this.page, mySeat(this.page), isCreator(this.page)));
     this.clocks.tick();
   }
 
@@ -129,7 +134,8 @@ export class GameView {
     const game = page.game;
     if (!game) return;
     const seat = mySeat(page);
-    render($("actions"), actionButtons(page, seat, isCreator(page), this.claims));
+    // (a claim's seconds, in its disabled button, are ClaimCountdown's to write each tick)
+    renderChanged($("actions"), actionButtons(page, seat, isCreator(page), this.claims));
     renderRematch($("rematch"), game, seat);
     if (ClaimCountdown.applies(game, page.presence, seat)) {
       render($("claim-note"), html`${this.claims.note(game, page.presence, seat)}`);
@@ -147,7 +153,7 @@ export class GameView {
     }
     const link = inviteLink(this.page.invite);
     box.hidden = false;
-    render(
+    renderChanged(
       box,
       html`<label for="invite-link">${t("invite.label")}</label>
       <div class="copy-row">
@@ -161,7 +167,9 @@ export class GameView {
   prefs() {
     const page = this.page;
     const shogi = page.variant && page.variant.family === "shogi";
-    render(
+    // (a box or list the viewer changed shows it already: game.js keeps the change, so the
+    // text drawn next says it too)
+    renderChanged(
       $("prefs"),
       html`<label class="check-inline"><input type="checkbox" data-pref="sound" ${
         isMuted() ? "" : html`checked`}> ${t("pref.sound")}</label>${shogi

@@ -2,7 +2,7 @@
 // decline or withdraw one from the panel; once accepted, every page that watched the old
 // game (players and spectators) moves to the new one.
 
-import { html, render } from "../lib/html.js";
+import { html, renderChanged } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
 import { goToGame } from "../site/site.js";
 import { sideLabel } from "../i18n/words.js";
@@ -49,5 +49,6 @@ export function renderRematch(box, game, seat) {
     content = html`<button type="button" class="primary" data-rematch="offer">${t("rematch.offer")}</button>`;
   }
   box.hidden = content === null;
-  render(box, content === null ? html`` : content);
+  // (drawn at every message of the game's socket: its buttons stay while they say the same)
+  renderChanged(box, content === null ? html`` : content);
 }

@@ -2,7 +2,7 @@
 // button per other player of the game who has an account; it opens the report dialog
 // (site/report.js) about that player, naming this game.
 
-import { html, render } from "../lib/html.js";
+import { html, renderChanged } from "../lib/html.js";
 import { isAccountName } from "../lib/names.js";
 import { t } from "../i18n/i18n.js";
 import { openReport } from "../site/report.js";
@@ -33,7 +33,8 @@ export class ReportLinks {
     const shown = Boolean(me && isAccountName(me.name) && others.length);
     this.box.hidden = !shown;
     if (!shown) return;
-    render(
+    // (drawn at every state of the game: its buttons stay while they say the same)
+    renderChanged(
       this.box,
       html`${t("report.players")} ${others.map(
         (p) => html`<button type="button" class="link-button" data-report-player="${p.name}"

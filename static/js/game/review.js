@@ -8,7 +8,7 @@
 // the live clocks) and the status says so, with the way back (`statusNote`), so nobody
 // waits for a move on an old position.
 
-import { html, render } from "../lib/html.js";
+import { html, renderChanged } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
 
 export class Review {
@@ -74,7 +74,7 @@ export class Review {
     box.ownerDocument.body.classList.toggle("reviewing", Boolean(game && this.view !== null));
     if (!game || game.ply < 1) {
       box.hidden = true;
-      render(box, html``);
+      renderChanged(box, html``);
       return;
     }
     const shown = this.shown();
@@ -93,7 +93,8 @@ export class Review {
       live = html`<span class="live-mark">${t("replay.liveNow")}</span>`;
     }
     box.hidden = false;
-    render(
+    // (drawn at every update of the game page: its buttons stay while they say the same)
+    renderChanged(
       box,
       html`${button("replay-first", t("replay.first"), "«", shown <= 0)}${button(
         "replay-prev", t("replay.prev"), "◀", shown <= 0)}<span class="replay-ply" aria-live="polite"

@@ -36,9 +36,25 @@ export function trusted(text) {
   return new Html(String(text));
 }
 
+// The text each element was last drawn with (render, renderChanged).
+const drawn = new WeakMap();
+
 export function render(element, content) {
   if (!(content instanceof Html)) throw new TypeError("render() takes an html`` result");
   element.innerHTML = content.text;
+  drawn.set(element, content.text);
+}
+
+// Draws `content` unless the element shows exactly it already (as drawn by render or here):
+// drawing the same text again would replace its buttons and links under a click in progress
+// (the press on the old button, the release on the new: no click) and lose their focus.
+// Only for an element whose drawn children nothing else changes (or changes again after each
+// call); where a change must be undone, call render. Returns whether it drew.
+export function renderChanged(element, content) {
+  if (!(content instanceof Html)) throw new TypeError("renderChanged() takes an html`` result");
+  if (drawn.get(element) === content.text) return false;
+  render(element, content);
+  return true;
 }
 
 // An element's text, written only when it differs: assigning textContent replaces the text

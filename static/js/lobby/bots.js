@@ -10,7 +10,7 @@
 // so that the lobby's first screen holds as much as before (docs/decisions/game-page-fit.md).
 
 import { api, request } from "../site/api.js";
-import { html, render } from "../lib/html.js";
+import { html, renderChanged } from "../lib/html.js";
 import { errorText, t, tn } from "../i18n/i18n.js";
 import { goToGame } from "../site/site.js";
 import { challengeTime } from "./timecontrol.js";
@@ -169,7 +169,9 @@ export class BotPanel {
     if (!this.bots.length) return;
     const game = this.selected();
     const strongest = this.strongestFor(game);
-    render(
+    // Drawn again on every seats reading that changed (a count of free seats the buttons do
+    // not show, often): unchanged buttons stay, a click on one is not lost.
+    renderChanged(
       this.list,
       html`${this.bots.map((b) => {
         const noTable = game && b.bot.games.includes(game.id) && this.noTable(b.username);
@@ -211,11 +213,12 @@ export class BotPanel {
 
   renderStatus() {
     if (!this.message) {
-      render(this.status, html``);
+      renderChanged(this.status, html``);
       return;
     }
     const [key, values, isError] = this.message;
-    render(
+    // Said again at each answer while waiting (every POLL_MS): its Cancel button stays.
+    renderChanged(
       this.status,
       html`<p class="${isError ? "error" : "note"}">${t(key, values)}${this.pending
         ? html` <button type="button" data-bot-cancel>${t("bots.cancel")}</button>`

@@ -2,7 +2,7 @@
 // clock, rated/casual, creator and rating, range; the viewer's own seeks (cancel) and games
 // (Resume); seeks outside the viewer's rating disabled with why; the filter by game.
 
-import { html, render } from "../lib/html.js";
+import { html, renderChanged } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
 import { isOwnGame, seekOffer } from "./lobbylists.js";
 import { nameLink } from "../lib/names.js";
@@ -45,10 +45,14 @@ function openAction(g, offer, ratingOf) {
   return html`<button type="button" class="primary" data-join="${g.id}">${t("lobby.join")}</button>`;
 }
 
+// The three are drawn at every change of either list (the lobby socket's), but only when
+// they say something else: a click on a Join button, a link or a box is not lost to it, and
+// a Join or Cancel button pages/lobby.js disabled while its request is out stays disabled.
+
 // ctx: {variants, meId, ratingOf(variant) -> number, hidden: Set of game ids not shown}
 export function renderOpen(el, open, ctx) {
   const shown = open.filter((g) => !ctx.hidden.has(g.variant));
-  render(
+  renderChanged(
     el,
     shown.length
       ? html`<ul class="game-list">${shown.map((g) => {
@@ -64,7 +68,7 @@ export function renderOpen(el, open, ctx) {
 
 export function renderLive(el, live, ctx) {
   const shown = live.filter((g) => !ctx.hidden.has(g.variant));
-  render(
+  renderChanged(
     el,
     shown.length
       ? html`<ul class="game-list">${shown.map((g) => {
@@ -81,7 +85,7 @@ export function renderLive(el, live, ctx) {
 
 // One checkbox per game; unchecked ones are hidden from both lists.
 export function renderFilter(el, variants, hidden) {
-  render(
+  renderChanged(
     el,
     html`<legend>${t("lobby.filter")}</legend>${variants.map(
       (v) => html`<label class="check"><input type="checkbox" data-filter="${v.id}"

@@ -4,7 +4,7 @@
 
 import { api, request } from "../site/api.js";
 import { onLanguage } from "../site/chrome.js";
-import { html, render } from "../lib/html.js";
+import { html, renderChanged, setText } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
 import { countdown } from "../pages/tournament-time.js";
 import { tournamentName } from "../lib/tournament-name.js";
@@ -19,7 +19,7 @@ function draw() {
   if (!line) return;
   const all = html`<a href="/tournaments" data-all-tournaments>${t("arena.all")}</a>`;
   if (!next) {
-    render(line, all);
+    renderChanged(line, all);
     return;
   }
   const gone = (Date.now() - readAt) / 1000;
@@ -31,13 +31,13 @@ function draw() {
         ? t("swiss.round", { round: next.round, rounds: next.nbRounds })
         : t("arena.endsAt", { time: countdown(next.secondsToFinish - gone) });
   const href = `/${swiss ? "swiss" : "tournament"}/${encodeURIComponent(next.id)}`;
-  render(
-    line,
-    html`<a href="${href}" data-next-tournament="${next.id}">${t("arena.next", {
-      name: tournamentName(next, variants),
-      time,
-    })}</a> · ${all}`,
-  );
+  // Drawn every second: the links stay (a click on one is not lost), only the text in the
+  // first, with its countdown, is written again.
+  renderChanged(line, html`<a href="${href}" data-next-tournament="${next.id}"></a> · ${all}`);
+  setText(line.querySelector("[data-next-tournament]"), t("arena.next", {
+    name: tournamentName(next, variants),
+    time,
+  }));
 }
 
 async function refresh() {

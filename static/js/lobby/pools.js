@@ -4,7 +4,7 @@
 // When a round pairs you (`paired`), the page goes to the game.
 
 import { request } from "../site/api.js";
-import { html, render } from "../lib/html.js";
+import { html, renderChanged, setText } from "../lib/html.js";
 import { errorText, t } from "../i18n/i18n.js";
 import { goToGame } from "../site/site.js";
 import { minutesText, variantName } from "../lib/variant.js";
@@ -113,7 +113,7 @@ export class PoolGrid {
 
   renderTimer() {
     const timer = this.el.querySelector(".pool-timer");
-    if (timer && this.since) timer.textContent = elapsed(Date.now() - this.since);
+    if (timer) setText(timer, this.since ? elapsed(Date.now() - this.since) : "");
   }
 
   render() {
@@ -129,12 +129,21 @@ export class PoolGrid {
         <span class="pool-game">${this.nameOf(pool)}</span>
         ${on
           ? html`<span class="pool-state">${t("pools.searching")}
-              <span class="pool-timer">${this.since ? elapsed(Date.now() - this.since) : ""}</span>
+              <span class="pool-timer"></span>
               <span class="pool-cancel">${t("pools.cancel")}</span></span>`
-          : html`<span class="pool-waiting">${t("pools.waiting", { n: this.waiting[pool.id] ?? pool.waiting })}</span>`}
+          : html`<span class="pool-waiting" data-waiting="${pool.id}"></span>`}
       </button>`;
     });
-    render(this.el.querySelector(".pool-grid"), html`${tiles}`);
+    // Drawn again at every count the socket tells (anyone's search, often as a player
+    // clicks): the tiles stay while they say the same, a click on one not lost to them being
+    // drawn again; the counts and the time searched are written into them.
+    const grid = this.el.querySelector(".pool-grid");
+    renderChanged(grid, html`${tiles}`);
+    for (const pool of this.pools) {
+      const count = grid.querySelector(`[data-waiting="${CSS.escape(pool.id)}"]`);
+      if (count) setText(count, t("pools.waiting", { n: this.waiting[pool.id] ?? pool.waiting }));
+    }
+    this.renderTimer();
     const status = this.el.querySelector(".pool-status");
     status.textContent = this.error || (this.searching ? t("pools.searchingFor", {
       pool: this.tileName(this.searching),

@@ -6,7 +6,7 @@
 
 import { ApiError, api, request } from "../site/api.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";
-import { html, render } from "../lib/html.js";
+import { html, render, renderChanged } from "../lib/html.js";
 import { getLang, withLanguages } from "../i18n/i18n.js";
 import { goToGame } from "../site/site.js";
 import { challengeTerms } from "../site/challengenotice.js";
@@ -108,7 +108,9 @@ function draw() {
   } else message = w.notYours;
   const over = ["declined", "canceled", "expired"].includes(c.status);
   render($("message"), over ? html`${message} ${lobby}` : html`${message}`);
-  render($("actions"), actions);
+  // Drawn at each reading (every POLL_MS while it waits): the buttons stay, a click on one
+  // not lost to them being drawn again.
+  renderChanged($("actions"), actions);
 }
 
 function show(next) {

@@ -5,7 +5,7 @@
 
 import { api, request } from "../site/api.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";
-import { html, render } from "../lib/html.js";
+import { html, renderChanged } from "../lib/html.js";
 import { errorText, t } from "../i18n/i18n.js";
 import { variantName } from "../lib/variant.js";
 import { tournamentName } from "../lib/tournament-name.js";
@@ -116,10 +116,12 @@ function draw() {
     rounds: s.nbRounds,
   });
   $("trf").href = `/swiss/${encodeURIComponent(s.id)}.trf`;
-  render($("actions"), actions());
-  render($("mine"), mine());
-  render($("standings"), standings(s.standings));
-  render($("rounds"), rounds(s.rounds));
+  // Drawn at each reading (every REFRESH_MS): what says the same stays, a click on its
+  // button or link not lost to it being drawn again.
+  renderChanged($("actions"), actions());
+  renderChanged($("mine"), mine());
+  renderChanged($("standings"), standings(s.standings));
+  renderChanged($("rounds"), rounds(s.rounds));
   tick();
 }
 

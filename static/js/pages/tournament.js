@@ -6,7 +6,7 @@
 
 import { api, request } from "../site/api.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";
-import { html, render } from "../lib/html.js";
+import { html, renderChanged } from "../lib/html.js";
 import { errorText, t } from "../i18n/i18n.js";
 import { variantName } from "../lib/variant.js";
 import { tournamentName } from "../lib/tournament-name.js";
@@ -111,10 +111,12 @@ function draw() {
   $("terms").textContent = `${variantName(variant) || tour.variant} · ${tour.clock.limit / 60}+${tour.clock.increment} · ${
     tour.rated ? t("arena.ratedShort") : t("arena.casual")
   } · ${t("arena.players", { n: tour.nbPlayers })}`;
-  render($("actions"), actions());
-  render($("mine"), mine());
-  render($("standings"), standings(tour.standing.players));
-  render(
+  // Drawn at each reading (every REFRESH_MS): what says the same stays, a click on its
+  // button or link not lost to it being drawn again.
+  renderChanged($("actions"), actions());
+  renderChanged($("mine"), mine());
+  renderChanged($("standings"), standings(tour.standing.players));
+  renderChanged(
     $("duels"),
     tour.duels.length
       ? html`<ul class="arena-duels">${tour.duels.map(
@@ -124,7 +126,7 @@ function draw() {
       : html`<p class="note">${t("arena.none")}</p>`,
   );
   $("podium").hidden = !tour.podium;
-  if (tour.podium) render($("podium"), html`<h2>${t("arena.podium")}</h2>${standings(tour.podium)}`);
+  if (tour.podium) renderChanged($("podium"), html`<h2>${t("arena.podium")}</h2>${standings(tour.podium)}`);
   tick();
 }
 

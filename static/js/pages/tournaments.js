@@ -5,7 +5,7 @@
 
 import { api, request } from "../site/api.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";
-import { html, render } from "../lib/html.js";
+import { html, render, renderChanged, setText } from "../lib/html.js";
 import { errorText, t } from "../i18n/i18n.js";
 import { variantName } from "../lib/variant.js";
 import { tournamentName } from "../lib/tournament-name.js";
@@ -16,19 +16,29 @@ const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
 const data = { lists: { created: [], started: [], finished: [] }, swiss: { created: [], started: [], finished: [] }, variants: [] };
 
+// When an event starts or ends, or its round (written into its line's [data-when]).
+function when(item) {
+  if (item.system === "swiss") {
+    return item.status === "created"
+      ? t("arena.startsAt", { time: countdown(item.secondsToStart) })
+      : item.status === "started"
+        ? t("swiss.round", { round: item.round, rounds: item.nbRounds })
+        : t("arena.over");
+  }
+  return item.status === 10
+    ? t("arena.startsAt", { time: countdown(item.secondsToStart) })
+    : item.status === 20
+      ? t("arena.endsAt", { time: countdown(item.secondsToFinish) })
+      : t("arena.over");
+}
+
 function swissLine(swiss) {
   const variant = data.variants.find((v) => v.id === swiss.variant);
   const clock = `${swiss.clock.limit / 60}+${swiss.clock.increment}`;
-  const when =
-    swiss.status === "created"
-      ? t("arena.startsAt", { time: countdown(swiss.secondsToStart) })
-      : swiss.status === "started"
-        ? t("swiss.round", { round: swiss.round, rounds: swiss.nbRounds })
-        : t("arena.over");
   return html`<li data-swiss="${swiss.id}"><a href="/swiss/${encodeURIComponent(swiss.id)}">${tournamentName(swiss, data.variants)}</a>
     <span class="note">${t("swiss.system")} · ${variantName(variant) || swiss.variant} · ${clock} ·
       ${swiss.rated ? t("arena.ratedShort") : t("arena.casual")} · ${t("arena.players", { n: swiss.nbPlayers })} ·
-      ${t("swiss.nbRoundsShort", { n: swiss.nbRounds })} · ${when}</span></li>`;
+      ${t("swiss.nbRoundsShort", { n: swiss.nbRounds })} · <span data-when></span></span></li>`;
 }
 
 // An event's start, as both lists give it (an arena's in ms, a Swiss's in ISO 8601).
@@ -47,15 +57,9 @@ function line(tour) {
   if (tour.system === "swiss") return swissLine(tour);
   const variant = data.variants.find((v) => v.id === tour.variant);
   const clock = `${tour.clock.limit / 60}+${tour.clock.increment}`;
-  const when =
-    tour.status === 10
-      ? t("arena.startsAt", { time: countdown(tour.secondsToStart) })
-      : tour.status === 20
-        ? t("arena.endsAt", { time: countdown(tour.secondsToFinish) })
-        : t("arena.over");
   return html`<li data-tournament="${tour.id}"><a href="/tournament/${encodeURIComponent(tour.id)}">${tournamentName(tour, data.variants)}</a>
     <span class="note">${t("arena.system")} · ${variantName(variant) || tour.variant} · ${clock} ·
-      ${tour.rated ? t("arena.ratedShort") : t("arena.casual")} · ${t("arena.players", { n: tour.nbPlayers })} · ${when}</span></li>`;
+      ${tour.rated ? t("arena.ratedShort") : t("arena.casual")} · ${t("arena.players", { n: tour.nbPlayers })} · <span data-when></span></span></li>`;
 }
 
 function section(key, title) {
@@ -64,12 +68,15 @@ function section(key, title) {
     ${rows.length ? html`<ul class="arena-list">${rows.map(line)}</ul>` : html`<p class="note">${t("arena.none")}</p>`}</section>`;
 }
 
+const SECTIONS = [["started", "arena.running"], ["created", "arena.upcoming"], ["finished", "arena.finished"]];
+
 function draw() {
   document.title = t("title.tournaments");
-  render(
-    $("lists"),
-    html`${section("started", "arena.running")}${section("created", "arena.upcoming")}${section("finished", "arena.finished")}`,
-  );
+  // Read again every REFRESH_MS: the lines stay as long as they say the same (a click on a
+  // link is not lost to a list drawn again); the times, new at each reading, written in.
+  renderChanged($("lists"), html`${SECTIONS.map(([key, title]) => section(key, title))}`);
+  const items = SECTIONS.flatMap(([key]) => merged(key));
+  $("lists").querySelectorAll("[data-when]").forEach((el, i) => setText(el, when(items[i])));
 }
 
 function showError(err) {

@@ -5,7 +5,7 @@
 import { api } from "../site/api.js";
 import { durationText } from "../game/clock.js";
 import { onLanguage } from "../site/chrome.js";
-import { html, render } from "../lib/html.js";
+import { html, renderChanged } from "../lib/html.js";
 import { t } from "../i18n/i18n.js";
 
 const REFRESH_MS = 30_000;
@@ -14,7 +14,8 @@ let games = [];
 
 function draw() {
   section.hidden = games.length === 0;
-  render(
+  // Read again every REFRESH_MS: unchanged links stay (a click on one is not lost).
+  renderChanged(
     document.getElementById("your-turn-list"),
     html`${games.map(
       (g) => html`<li class="your-turn-game" data-game="${g.gameId}">

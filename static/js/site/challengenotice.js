@@ -6,7 +6,7 @@
 // Accepting goes to the game; the challenger's pages go there on its `gameStart`.
 
 import { request } from "./api.js";
-import { html, render } from "../lib/html.js";
+import { html, render, renderChanged } from "../lib/html.js";
 import { getLang, withLanguages } from "../i18n/i18n.js";
 import { onLanguage } from "./chrome.js";
 import { goToGame } from "./site.js";
@@ -82,12 +82,15 @@ function container() {
   return box;
 }
 
-function draw() {
+// Drawn again as each socket opens and as challenges come and go: unchanged, the box stays
+// (a click on Accept is not lost to it being drawn again); `anew` after an answer, whose
+// button act() disabled.
+function draw(anew = false) {
   const w = challengeWords();
   const items = [...shown.values()];
   const el = container();
   el.hidden = !items.length;
-  render(
+  (anew ? render : renderChanged)(
     el,
     html`${items.map(({ kind, challenge: c, error }) => {
       const id = c.id;
@@ -119,11 +122,11 @@ async function act(what, id, button) {
     const path = `/api/challenge/${encodeURIComponent(id)}/${what}`;
     const answer = await request(path, { method: "POST" });
     shown.delete(id);
-    draw();
+    draw(true);
     if (what === "accept") goToGame(answer.challenge.gameId || id);
   } catch (err) {
     if (entry) entry.error = err.message;
-    draw();
+    draw(true);
   }
 }
 
