@@ -8,7 +8,7 @@ import { ApiError, api, request, requestLines } from "../site/api.js";
 import { dayText, pointDate, ratingChart, ratingTable } from "../players/chart.js";
 import { onLanguage, setupChrome } from "../site/chrome.js";
 import { gameList } from "../players/gamelist.js";
-import { html, render } from "../lib/html.js";
+import { html, render, renderChanged } from "../lib/html.js";
 import { errorText, getLang, t } from "../i18n/i18n.js";
 import { diffClass, diffText, ratingMark } from "../players/ratings.js";
 import { variantName } from "../lib/variant.js";
@@ -25,12 +25,6 @@ const data = { user: null, history: [], games: [], variants: [], missing: false 
 // (GET /api/rel/status/{username}; docs/decisions/relations.md): the dot and the Follow button.
 let relation = null;
 let challengeForm = null; // the form that challenges this player (not on one's own profile)
-// What the name and the about block show now. The page draws itself as each request comes
-// back; a block drawn again unchanged would replace its buttons under a click in progress
-// (the press on the old button, the release on the new one: no click), so it is left as is.
-// A Follow or Block change draws with `force`, which also enables its button again.
-const aboutShown = { name: "", about: "" };
-
 function say(text) {
   $("message").textContent = text;
   $("message").hidden = !text;
@@ -45,14 +39,17 @@ function drawMissing() {
       <p><a href="/leaderboard">${t("profile.toLeaderboard")}</a></p>`,
   );
   $("profile").hidden = true;
-  Object.assign(aboutShown, { name: "", about: "" });
 }
 
+// The page draws itself as each of its requests answers: unchanged, the name and the about
+// block stay (a press on Block or Follow is not lost to them being drawn again). A Follow or
+// Block change draws them anew (`force`), which also enables its button again.
 function drawAbout(user, { force = false } = {}) {
+  const put = force ? render : renderChanged;
   const date = new Intl.DateTimeFormat(getLang(), { dateStyle: "long" }).format(new Date(user.createdAt));
   const title = user.title ? html` <span class="bot-title">${user.title}</span>` : "";
   const name = html`${user.username}${title}${onlineDot()}`;
-  if (force || name.text !== aboutShown.name) render($("name"), name);
+  put($("name"), name);
   document.title = t("title.profile", { name: user.username });
   const count = user.count;
   const about = html`${user.title === "BOT" ? html`<p>${t("profile.bot")}</p>` : ""}
@@ -60,8 +57,7 @@ function drawAbout(user, { force = false } = {}) {
       <p id="record">${t("profile.record", count)}</p>
       ${followButton()}
       ${user.playing ? html`<p><a href="${user.playing}">${t("profile.playingNow")}</a></p>` : ""}`;
-  if (force || about.text !== aboutShown.about) render($("about"), about);
-  Object.assign(aboutShown, { name: name.text, about: about.text });
+  put($("about"), about);
 }
 
 function onlineDot() {
