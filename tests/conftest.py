@@ -12,6 +12,8 @@ from __future__ import annotations
 import gc
 import itertools
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,6 +44,31 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist's own hook reads it
     return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+# The process compiling the tablebase's kernels beside the workers (tests/kernels.py).
+KERNELS = pytest.StashKey[subprocess.Popen[bytes]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In a parallel run's controller, before it starts the workers: the tablebase's kernels
+    compiled once, in a process of its own, rather than by each worker (tests/kernels.py)."""
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return
+    config.stash[KERNELS] = subprocess.Popen(
+        [sys.executable, "-m", "tests.kernels"],
+        cwd=BROWSER.parents[1],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    kernels = config.stash.get(KERNELS, None)
+    if kernels is not None and kernels.poll() is None:
+        kernels.kill()  # a run stopped early: what it compiled so far is kept
+    if kernels is not None:
+        kernels.wait()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
