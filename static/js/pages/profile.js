@@ -25,6 +25,7 @@ const data = { user: null, history: [], games: [], variants: [], missing: false 
 // (GET /api/rel/status/{username}; docs/decisions/relations.md): the dot and the Follow button.
 let relation = null;
 let challengeForm = null; // the form that challenges this player (not on one's own profile)
+
 function say(text) {
   $("message").textContent = text;
   $("message").hidden = !text;
