@@ -24,16 +24,17 @@ from tests.browser.test_languages import (
     fonts,  # noqa: F401
 )
 
-# The first player is the computer searching two plies deep (no clock: the same moves on
-# every run), the second plays at random: each game ends in the first player's win, in 17
-# (jungle) to 49 (wali) plies. Jungle's random moves had drawn by the 100-move rule.
-FIRST = AlphaBetaPlayer(max_depth=2, seed=0)
+# The first player is the computer searching two plies deep, the second plays at random:
+# each game ends in the first player's win, in 17 (jungle) to 47 (wali) plies. Jungle's
+# random moves had drawn by the 100-move rule. Each game has a new player (its table,
+# history and shuffle start empty) on no clock: the same moves on every run, whichever
+# games a worker played before.
 THINKING_S = 60.0  # never reached at two plies: the depth ends the search
 
 
-def next_move(game: Game, rng: random.Random) -> str:
+def next_move(game: Game, first: AlphaBetaPlayer, rng: random.Random) -> str:
     if game.mover == "first":
-        return FIRST.choose(game.game, game.pos, THINKING_S)
+        return first.choose(game.game, game.pos, THINKING_S)
     moves: list[str] = sorted(game.game.legal_moves(game.pos))
     return rng.choice(moves)
 
@@ -50,12 +51,12 @@ def test_a_whole_game_in_the_language(new_context, lang: str, variant: str) -> N
         new_context, variant, spectator=False, locale=LOCALES[lang], **SIZES["desktop"]
     )
     switch_to(pages["second"], lang)  # its browser speaks English: the switch
-    game, rng = Game(variant), random.Random(variant)
+    game, first, rng = Game(variant), AlphaBetaPlayer(max_depth=2, seed=0), random.Random(variant)
     if variant == "dobutsu":
         # The Japanese notation, chosen on the game page beside the standard one.
         pages["first"].locator('#prefs select[data-pref="notation"]').select_option("japanese")
     while game.result is None:
-        make_move(pages[game.mover], game, next_move(game, rng))
+        make_move(pages[game.mover], game, next_move(game, first, rng))
         assert len(game.moves) < 400, "the game did not end"
     data = ["Kodama", "Anonymous"]
     for side, page in pages.items():
