@@ -62,8 +62,7 @@ function line(tour) {
       ${tour.rated ? t("arena.ratedShort") : t("arena.casual")} · ${t("arena.players", { n: tour.nbPlayers })} · <span data-when></span></span></li>`;
 }
 
-function section(key, title) {
-  const rows = merged(key);
+function section(key, title, rows) {
   return html`<section class="panel" data-list="${key}"><h2>${t(title)}</h2>
     ${rows.length ? html`<ul class="arena-list">${rows.map(line)}</ul>` : html`<p class="note">${t("arena.none")}</p>`}</section>`;
 }
@@ -74,8 +73,9 @@ function draw() {
   document.title = t("title.tournaments");
   // Read again every REFRESH_MS: the lines stay as long as they say the same (a click on a
   // link is not lost to a list drawn again); the times, new at each reading, written in.
-  renderChanged($("lists"), html`${SECTIONS.map(([key, title]) => section(key, title))}`);
-  const items = SECTIONS.flatMap(([key]) => merged(key));
+  const rows = SECTIONS.map(([key]) => merged(key));
+  renderChanged($("lists"), html`${SECTIONS.map(([key, title], i) => section(key, title, rows[i]))}`);
+  const items = rows.flat(); // in the order their lines are drawn
   $("lists").querySelectorAll("[data-when]").forEach((el, i) => setText(el, when(items[i])));
 }
 
